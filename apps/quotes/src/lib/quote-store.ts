@@ -1,0 +1,154 @@
+import { LRUCache } from 'lru-cache'
+import type pg from 'pg'
+import { likePattern } from './search-term.js'
+import { type StoredQuote, storedQuote } from './stored-quote.js'
+
+export interface QuoteStoreOptions {
+  /** Quotes kept in memory. A corpus no larger than this is loaded whole. */
+  cacheMax: number
+  /** Milliseconds between reloads of the corpus view (ids, and the quotes of a small corpus). */
+  refreshMs: number
+}
+
+export interface SearchResult {
+  total: number
+  results: StoredQuote[]
+}
+
+interface Row {
+  num: string
+  quote: string
+  author: string
+}
+
+const EMPTY = new Int32Array(0)
+
+/**
+ * Read side of the corpus. Postgres is the source of truth; memory holds:
+ * - the sorted ids of every quote (4 bytes each), for uniform random picks and unfiltered pages;
+ * - up to `cacheMax` quotes with their serialized forms (the whole corpus when it fits);
+ * - per search term, the sorted ids that match, so every page of a term costs one query.
+ * Everything is reloaded every `refreshMs`, so re-seeding shows up without a restart.
+ */
+export class QuoteStore {
+  private nums: Int32Array = EMPTY
+  private loadedAt = 0
+  private refreshing: Promise<void> | undefined
+  private readonly quotes: LRUCache<number, StoredQuote>
+  private readonly matches: LRUCache<string, Int32Array>
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly opts: QuoteStoreOptions,
+  ) {
+    this.quotes = new LRUCache({ max: opts.cacheMax })
+    this.matches = new LRUCache({
+      // Bounded by bytes: a common term over a large corpus can match a million ids.
+      maxSize: 32 * 1024 * 1024,
+      sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
+      fetchMethod: (pattern) => this.queryMatches(pattern),
+    })
+  }
+
+  get size(): number {
+    return this.nums.length
+  }
+
+  /** Loads the id list (and a small corpus entirely). Call once before serving. */
+  async load(): Promise<void> {
+    const { rows } = await this.pool.query<{ nums: number[] | null }>(
+      'SELECT array_agg(num ORDER BY num) AS nums FROM quotes',
+    )
+    const nums = Int32Array.from(rows[0]?.nums ?? [])
+    this.quotes.clear()
+    this.matches.clear()
+    if (nums.length <= this.opts.cacheMax) {
+      const all = await this.pool.query<Row>('SELECT num, quote, author FROM quotes')
+      for (const row of all.rows) this.remember(row)
+    }
+    this.nums = nums
+    this.loadedAt = Date.now()
+  }
+
+  private maybeRefresh(): void {
+    if (this.refreshing || Date.now() - this.loadedAt < this.opts.refreshMs) return
+    this.refreshing = this.load()
+      .catch(() => {
+        // Keep serving what we have; the next request after refreshMs tries again.
+        this.loadedAt = Date.now()
+      })
+      .finally(() => {
+        this.refreshing = undefined
+      })
+  }
+
+  private remember(row: Row): StoredQuote {
+    const quote = storedQuote(Number(row.num), row.quote, row.author)
+    this.quotes.set(quote.num, quote)
+    return quote
+  }
+
+  async getByNum(num: number): Promise<StoredQuote | undefined> {
+    this.maybeRefresh()
+    const cached = this.quotes.get(num)
+    if (cached) return cached
+    const { rows } = await this.pool.query<Row>(
+      'SELECT num, quote, author FROM quotes WHERE num = $1',
+      [num],
+    )
+    return rows[0] ? this.remember(rows[0]) : undefined
+  }
+
+  /** Uniform over all quotes; undefined only when the corpus is empty. */
+  async random(): Promise<StoredQuote | undefined> {
+    this.maybeRefresh()
+    if (this.nums.length === 0) return undefined
+    const num = this.nums[Math.floor(Math.random() * this.nums.length)] as number
+    // A quote deleted since the last refresh: try once more rather than fail.
+    return (await this.getByNum(num)) ?? this.getByNum(this.nums[0] as number)
+  }
+
+  /** Quotes whose text or author contains `term` (case-insensitive), ordered by id. */
+  async search(term: string, offset: number, limit: number): Promise<SearchResult> {
+    this.maybeRefresh()
+    const ids = term === '' ? this.nums : await this.matchingIds(term)
+    if (offset >= ids.length) return { total: ids.length, results: [] }
+    return { total: ids.length, results: await this.getMany(ids.subarray(offset, offset + limit)) }
+  }
+
+  private async matchingIds(term: string): Promise<Int32Array> {
+    const ids = await this.matches.fetch(term)
+    return ids ?? EMPTY
+  }
+
+  private async queryMatches(term: string): Promise<Int32Array> {
+    // lower() on both sides, in SQL, so the term is folded exactly as the indexed text was.
+    const { rows } = await this.pool.query<{ nums: number[] | null }>(
+      `SELECT array_agg(num ORDER BY num) AS nums
+         FROM quotes WHERE search_text LIKE lower($1)`,
+      [likePattern(term)],
+    )
+    return Int32Array.from(rows[0]?.nums ?? [])
+  }
+
+  private async getMany(nums: Int32Array): Promise<StoredQuote[]> {
+    const found = new Map<number, StoredQuote>()
+    const missing: number[] = []
+    for (const num of nums) {
+      const cached = this.quotes.get(num)
+      if (cached) found.set(num, cached)
+      else missing.push(num)
+    }
+    if (missing.length > 0) {
+      const { rows } = await this.pool.query<Row>(
+        'SELECT num, quote, author FROM quotes WHERE num = ANY($1::int[])',
+        [missing],
+      )
+      for (const row of rows) found.set(Number(row.num), this.remember(row))
+    }
+    // Ids deleted since the last refresh are skipped rather than failing the page.
+    return Array.from(nums, (num) => found.get(num)).filter(
+      (q): q is StoredQuote => q !== undefined,
+    )
+  }
+}

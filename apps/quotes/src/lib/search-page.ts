@@ -1,0 +1,60 @@
+import type { SearchResponse } from '@repo/contracts'
+import type { PageInfo } from './pagination.js'
+import type { StoredQuote } from './stored-quote.js'
+
+export interface SearchPage {
+  info: PageInfo
+  term: string
+  total: number
+  results: StoredQuote[]
+}
+
+/** The JSON body, assembled from each quote's pre-serialized form (same shape as SearchResponse). */
+export function searchPageJson(page: SearchPage): string {
+  const { info } = page
+  return (
+    `{"current_page":${info.current_page},"limit":${info.limit},` +
+    `"next_page":${info.next_page},"previous_page":${info.previous_page},` +
+    `"results":[${page.results.map((q) => q.itemJson).join(',')}],` +
+    `"search_term":${JSON.stringify(page.term)},"status":200,` +
+    `"total_quotes":${page.total},"total_pages":${info.total_pages}}`
+  )
+}
+
+/** Plain text: the texts of the results, one per line, nothing else. */
+export function searchPageText(page: SearchPage): string {
+  return page.results.map((q) => `${q.line}\n`).join('')
+}
+
+/** The object form, for templates and tests. */
+export function searchPageObject(page: SearchPage): SearchResponse {
+  const { info } = page
+  return {
+    current_page: info.current_page,
+    limit: info.limit,
+    next_page: info.next_page,
+    previous_page: info.previous_page,
+    results: page.results.map(({ id, quote, author }) => ({ id, quote, author })),
+    search_term: page.term,
+    status: 200,
+    total_quotes: page.total,
+    total_pages: info.total_pages,
+  }
+}
+
+/** Links a page's navigation uses (nice URLs, keeping the term and a non-default limit). */
+export function searchLinks(page: SearchPage, defaultLimit: number) {
+  const href = (n: number) => {
+    const params = new URLSearchParams()
+    if (page.term !== '') params.set('term', page.term)
+    if (page.info.limit !== defaultLimit) params.set('limit', String(page.info.limit))
+    params.set('page', String(n))
+    return `/search?${params.toString()}`
+  }
+  const { current_page, total_pages } = page.info
+  return {
+    previous: current_page > 1 ? href(Math.min(current_page - 1, total_pages)) : undefined,
+    next: current_page < total_pages ? href(current_page + 1) : undefined,
+    last: href(total_pages),
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * A quote with its representations serialized once, when it enters memory, instead of on
+ * every request: the hot paths only concatenate strings.
+ */
+export interface StoredQuote {
+  readonly num: number
+  readonly id: string
+  readonly quote: string
+  readonly author: string
+  /** `{"id","quote","author"}`: one element of a search page's `results`. */
+  readonly itemJson: string
+  /** The single-quote JSON body: the item plus `"status":200`. */
+  readonly json: string
+  /** The text on one line (newlines become spaces), as search results print in plain text. */
+  readonly line: string
+}
+
+export function storedQuote(num: number, quote: string, author: string): StoredQuote {
+  const id = `q${num}`
+  const itemJson = JSON.stringify({ id, quote, author })
+  return {
+    num,
+    id,
+    quote,
+    author,
+    itemJson,
+    json: `${itemJson.slice(0, -1)},"status":200}`,
+    line: quote.replace(/\s*[\r\n]+\s*/g, ' '),
+  }
+}
+
+/** Ids are Postgres integers. */
+const MAX_NUM = 2_147_483_647
+
+/** `q42` → 42; anything else (including numbers too large to be ours) → undefined. */
+export function parseQuoteId(id: string): number | undefined {
+  if (!/^q[1-9][0-9]{0,9}$/.test(id)) return undefined
+  const num = Number(id.slice(1))
+  return num <= MAX_NUM ? num : undefined
+}

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { QuoteStore, type QuoteStoreOptions } from '../lib/quote-store.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    quoteStore: QuoteStore
+  }
+}
+
+/** Loads the corpus view at start-up, so the first requests are served from memory. */
+const quoteStorePlugin: FastifyPluginAsync<QuoteStoreOptions> = async (fastify, opts) => {
+  const store = new QuoteStore(fastify.pg, opts)
+  await store.load()
+  fastify.log.info({ quotes: store.size }, 'quote corpus loaded')
+  fastify.decorate('quoteStore', store)
+}
+
+export default fp(quoteStorePlugin, {
+  name: 'quote-store',
+  fastify: '5.x',
+  dependencies: ['postgres'],
+})

@@ -1,0 +1,10 @@
+// Applies migrations (and seeds an empty database) without starting the server:
+//   pnpm --filter @repo/quotes migrate
+import { pino } from 'pino'
+import { loadQuotesConfig } from '../config.js'
+import { prepareDatabase } from '../lib/database.js'
+
+const config = loadQuotesConfig()
+const log = pino({ level: config.LOG_LEVEL })
+await prepareDatabase(config.DATABASE_URL, log)
+log.info('database is up to date')

@@ -1,0 +1,75 @@
+import { type Static, Type } from 'typebox'
+
+/** Quote ids are `q` followed by digits; they never change once assigned. */
+export const QuoteId = Type.String({ pattern: '^q[0-9]{1,15}$', examples: ['q42'] })
+
+export const Quote = Type.Object(
+  {
+    id: QuoteId,
+    quote: Type.String({ description: 'The quotation text' }),
+    author: Type.String({ description: "The author's name" }),
+  },
+  { $id: 'Quote', additionalProperties: false },
+)
+export type Quote = Static<typeof Quote>
+
+export const QuoteResponse = Type.Object(
+  {
+    id: QuoteId,
+    quote: Type.String(),
+    author: Type.String(),
+    status: Type.Literal(200),
+  },
+  { $id: 'QuoteResponse', additionalProperties: false },
+)
+export type QuoteResponse = Static<typeof QuoteResponse>
+
+export const QuoteParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+export type QuoteParams = Static<typeof QuoteParams>
+
+/** The largest page size the search answers; larger `limit` values are clamped to it. */
+export const SEARCH_MAX_LIMIT = 30
+export const SEARCH_DEFAULT_LIMIT = 20
+export const SEARCH_TERM_MAX_LENGTH = 200
+
+export const SearchQuery = Type.Object({
+  term: Type.Optional(
+    Type.String({
+      maxLength: SEARCH_TERM_MAX_LENGTH,
+      description: 'Case-insensitive substring of the quote text or the author name',
+    }),
+  ),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 1,
+      description: 'Page number, from 1',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: SEARCH_DEFAULT_LIMIT,
+      description: `Results per page; values above ${SEARCH_MAX_LIMIT} are clamped to ${SEARCH_MAX_LIMIT}`,
+    }),
+  ),
+})
+export type SearchQuery = Static<typeof SearchQuery>
+
+export const SearchResponse = Type.Object(
+  {
+    current_page: Type.Integer({ minimum: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT }),
+    next_page: Type.Integer({ minimum: 1 }),
+    previous_page: Type.Integer({ minimum: 1 }),
+    results: Type.Array(Quote),
+    search_term: Type.String(),
+    status: Type.Literal(200),
+    total_quotes: Type.Integer({ minimum: 0 }),
+    total_pages: Type.Integer({ minimum: 1 }),
+  },
+  { $id: 'SearchResponse', additionalProperties: false },
+)
+export type SearchResponse = Static<typeof SearchResponse>

@@ -1,0 +1,57 @@
+import envSchema from 'env-schema'
+import { type Static, type TObject, type TProperties, Type } from 'typebox'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export interface ServiceDefaults {
+  port: number
+  database: string
+}
+
+/**
+ * The variables every service reads, with the service's own defaults. Apps spread these into
+ * their schema and derive their config type with Static<>, so the type cannot drift from what
+ * is validated at start-up.
+ */
+export function baseConfigProperties(defaults: ServiceDefaults) {
+  return {
+    HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
+    DATABASE_URL: Type.String({
+      pattern: '^postgres(ql)?://',
+      default: `postgres://localhost:5432/${defaults.database}`,
+    }),
+    REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
+    /** Prepended to every Redis key, so several deployments (or test runs) can share a server. */
+    REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64 }),
+    LOG_LEVEL: Type.Enum([...LOG_LEVELS], { default: 'info' }),
+    /**
+     * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is believed, comma
+     * separated (for example `10.0.0.0/8` or `loopback`). Empty: clients connect directly.
+     */
+    TRUST_PROXY: Type.String({ default: '', maxLength: 1000 }),
+    /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
+    SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+    PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  } satisfies TProperties
+}
+
+export type BaseConfig = Static<TObject<ReturnType<typeof baseConfigProperties>>>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Validates `env` against `schema` (coercing strings, applying defaults) or throws a ConfigError. */
+export function loadConfig<S extends TObject>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): Static<S> {
+  // Empty strings mean "unset" (compose files often pass VAR= through).
+  const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  try {
+    return envSchema<Static<S>>({ schema, data, dotenv: false })
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`)
+  }
+}

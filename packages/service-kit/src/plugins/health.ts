@@ -1,0 +1,87 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { Type } from 'typebox'
+
+export interface ReadinessCheck {
+  /** Resolves when the dependency answers; rejects (or times out) when it does not. */
+  probe: () => Promise<unknown>
+  /**
+   * A non-critical dependency marks the service "degraded" but still ready (for example
+   * Redis for a service that fails open without it).
+   */
+  critical?: boolean | (() => boolean)
+}
+
+export interface HealthPluginOptions {
+  checks: Record<string, ReadinessCheck>
+  timeoutMs?: number
+}
+
+const HealthResponse = Type.Object({ status: Type.Literal('ok') })
+const ReadyResponse = Type.Object({
+  status: Type.Enum(['ready', 'degraded', 'unavailable']),
+  checks: Type.Record(Type.String(), Type.Enum(['up', 'down'])),
+})
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** `/health`: the process is alive. `/ready`: its dependencies answer (load balancers poll this). */
+const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, opts) => {
+  const timeoutMs = opts.timeoutMs ?? 1_000
+  const config = { rateLimit: false as const }
+
+  fastify.get(
+    '/health',
+    {
+      config,
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness: the process is up',
+        response: { 200: HealthResponse },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  )
+
+  fastify.get(
+    '/ready',
+    {
+      config,
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: Postgres and Redis answer',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+    },
+    async (request, reply) => {
+      const entries = Object.entries(opts.checks)
+      const results = await Promise.allSettled(
+        entries.map(([, check]) => withTimeout(check.probe(), timeoutMs)),
+      )
+      const checks: Record<string, 'up' | 'down'> = {}
+      let down = { critical: 0, other: 0 }
+      for (const [index, result] of results.entries()) {
+        const [name, check] = entries[index] as [string, ReadinessCheck]
+        checks[name] = result.status === 'fulfilled' ? 'up' : 'down'
+        if (result.status === 'fulfilled') continue
+        request.log.warn({ check: name, err: result.reason }, 'readiness check failed')
+        const critical =
+          typeof check.critical === 'function' ? check.critical() : (check.critical ?? true)
+        down = critical
+          ? { ...down, critical: down.critical + 1 }
+          : { ...down, other: down.other + 1 }
+      }
+      const status = down.critical > 0 ? 'unavailable' : down.other > 0 ? 'degraded' : 'ready'
+      reply.header('cache-control', 'no-store')
+      return reply.status(status === 'unavailable' ? 503 : 200).send({ status, checks })
+    },
+  )
+}
+
+export default fp(healthPlugin, { name: 'health', fastify: '5.x' })

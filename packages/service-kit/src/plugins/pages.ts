@@ -1,0 +1,40 @@
+import fastifyStatic from '@fastify/static'
+import fastifyView from '@fastify/view'
+import { Eta } from 'eta'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+
+export interface PagesPluginOptions {
+  /** Folder of `.eta` templates; `layout.eta` wraps every page. */
+  views: string
+  /** Folder served at /static/ (stylesheets, scripts, icons). */
+  publicDir: string
+  /** Values every template sees as `it.<name>`. */
+  defaultContext?: Record<string, unknown>
+}
+
+/**
+ * Server-rendered pages: Eta templates (auto-escaped `<%= %>`, cached in production) through
+ * `reply.viewAsync`, plus static assets with long-lived caching.
+ */
+const pagesPlugin: FastifyPluginAsync<PagesPluginOptions> = async (fastify, opts) => {
+  const eta = new Eta({ views: opts.views, cache: process.env.NODE_ENV !== 'development' })
+  await fastify.register(fastifyView, {
+    engine: { eta },
+    root: opts.views,
+    viewExt: 'eta',
+    layout: 'layout',
+    defaultContext: opts.defaultContext ?? {},
+    production: process.env.NODE_ENV !== 'development',
+  })
+  await fastify.register(fastifyStatic, {
+    root: opts.publicDir,
+    prefix: '/static/',
+    maxAge: '1d',
+    // The OpenAPI UI registers its own static route; this one decorates nothing.
+    decorateReply: false,
+    schemaHide: true,
+  })
+}
+
+export default fp(pagesPlugin, { name: 'pages', fastify: '5.x' })

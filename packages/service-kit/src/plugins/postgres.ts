@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import pg from 'pg'
+import { redactUrl } from '../redact.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pg: pg.Pool
+  }
+}
+
+export interface PostgresPluginOptions {
+  connectionString: string
+  max?: number
+  /** Shown in pg_stat_activity, so operators can tell the services' connections apart. */
+  applicationName?: string
+}
+
+/**
+ * Owns the pool: creates it, proves it can connect (so `ready()` fails fast when Postgres is
+ * missing), and ends it on close.
+ */
+const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify, opts) => {
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A stuck query must not hold a request (and a pool slot) forever.
+    statement_timeout: 10_000,
+    application_name: opts.applicationName,
+  })
+  // An idle client losing its connection emits here; without a listener it would crash the process.
+  pool.on('error', (error) => fastify.log.warn({ err: error }, 'postgres idle client error'))
+  fastify.decorate('pg', pool)
+  fastify.addHook('onClose', async () => {
+    await pool.end()
+  })
+  try {
+    await pool.query('SELECT 1')
+  } catch (error) {
+    await pool.end()
+    throw new Error(
+      `Postgres is not reachable at ${redactUrl(opts.connectionString)}: ${(error as Error).message}`,
+    )
+  }
+}
+
+export default fp(postgresPlugin, { name: 'postgres', fastify: '5.x' })

@@ -1,0 +1,158 @@
+import { type Problem, type ProblemCode, problemType } from '@repo/contracts'
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { HttpProblem } from '../errors.js'
+
+/** Sends a problem in whatever format the service negotiates; the default is problem+json. */
+export type ProblemRenderer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: Problem,
+) => FastifyReply | Promise<unknown>
+
+export interface ProblemsPluginOptions {
+  render?: ProblemRenderer
+}
+
+const TITLES: Record<ProblemCode, string> = {
+  INVALID_REQUEST: 'Invalid request',
+  UNKNOWN_FEATURE: 'Unknown feature',
+  UNAUTHORIZED: 'Unauthorized',
+  FEATURE_NOT_IN_PLAN: 'Feature not in plan',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  RATE_LIMITED: 'Too many requests',
+  QUOTA_EXCEEDED: 'Daily quota exceeded',
+  INTERNAL_ERROR: 'Internal server error',
+  SERVICE_UNAVAILABLE: 'Service unavailable',
+}
+
+export function buildProblem(
+  request: FastifyRequest,
+  code: ProblemCode,
+  status: number,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): Problem {
+  return {
+    ...extra,
+    type: problemType(code),
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    request_id: String(request.id),
+  }
+}
+
+export const sendProblemJson: ProblemRenderer = (_request, reply, problem) =>
+  reply
+    .status(problem.status)
+    .type('application/problem+json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(problem)
+
+interface Classified {
+  code: ProblemCode
+  status: number
+  detail: string
+  extra?: Record<string, unknown>
+  headers?: Record<string, string>
+}
+
+/** Maps anything thrown during a request onto the closed set of codes. */
+export function classifyError(error: FastifyError | HttpProblem | Error): Classified {
+  if (error instanceof HttpProblem) {
+    return {
+      code: error.code,
+      status: error.statusCode,
+      detail: error.message,
+      extra: error.extra,
+      headers: error.headers,
+    }
+  }
+  const fe = error as FastifyError
+  if (fe.validation) {
+    return { code: 'INVALID_REQUEST', status: 400, detail: fe.message }
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'PAYLOAD_TOO_LARGE', status: 413, detail: 'The request body is too large.' }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        status: 415,
+        detail: 'Send the body as application/json.',
+      }
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { code: 'INVALID_REQUEST', status: 400, detail: 'The body is not valid JSON.' }
+  }
+  const status = fe.statusCode ?? 500
+  if (status === 404) return { code: 'NOT_FOUND', status, detail: fe.message }
+  if (status === 405) return { code: 'METHOD_NOT_ALLOWED', status, detail: fe.message }
+  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', status, detail: fe.message }
+  if (status === 415) return { code: 'UNSUPPORTED_MEDIA_TYPE', status, detail: fe.message }
+  if (status === 429) return { code: 'RATE_LIMITED', status, detail: fe.message }
+  if (status === 503) {
+    return {
+      code: 'SERVICE_UNAVAILABLE',
+      status,
+      detail: 'The service is temporarily unavailable.',
+    }
+  }
+  if (status >= 400 && status < 500)
+    return { code: 'INVALID_REQUEST', status: 400, detail: fe.message }
+  // Never leak the details of a server-side failure.
+  return { code: 'INTERNAL_ERROR', status: 500, detail: 'An unexpected error occurred.' }
+}
+
+/**
+ * One error envelope for the whole service: RFC 9457 problem details with a stable code.
+ * Routes throw HttpProblem; validation, body-parser, rate-limit and unknown errors are mapped
+ * here, and 5xx details are logged but never sent.
+ */
+const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify, opts) => {
+  const render = opts.render ?? sendProblemJson
+
+  fastify.setErrorHandler((error, request, reply) => {
+    const classified = classifyError(error as FastifyError)
+    if (classified.status >= 500) {
+      request.log.error({ err: error }, 'request failed')
+    } else {
+      request.log.debug({ err: error }, 'client error')
+    }
+    for (const [name, value] of Object.entries(classified.headers ?? {})) reply.header(name, value)
+    const problem = buildProblem(
+      request,
+      classified.code,
+      classified.status,
+      classified.detail,
+      classified.extra,
+    )
+    return render(request, reply, problem)
+  })
+
+  fastify.setNotFoundHandler((request, reply) =>
+    render(
+      request,
+      reply,
+      buildProblem(
+        request,
+        'NOT_FOUND',
+        404,
+        `Nothing is at ${request.method} ${pathOf(request)}.`,
+      ),
+    ),
+  )
+}
+
+function pathOf(request: FastifyRequest): string {
+  const path = request.url.split('?', 1)[0] ?? '/'
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path
+}
+
+export default fp(problemsPlugin, { name: 'problems', fastify: '5.x' })

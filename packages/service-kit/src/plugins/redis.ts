@@ -1,0 +1,63 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
+import { redactUrl } from '../redact.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    redis: Redis
+  }
+}
+
+export interface RedisPluginOptions {
+  url: string
+  keyPrefix?: string
+  /** Milliseconds a command may take before it fails (so an unresponsive Redis cannot stall requests). */
+  commandTimeout?: number
+}
+
+export function createRedisClient(opts: RedisPluginOptions): Redis {
+  return new Redis(opts.url, {
+    keyPrefix: opts.keyPrefix ?? '',
+    // Fail commands at once while disconnected instead of queueing them: callers decide
+    // whether to fail open or closed, and requests never pile up behind a dead connection.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: opts.commandTimeout ?? 1_000,
+    connectTimeout: 2_000,
+    lazyConnect: true,
+    // Reconnect forever, backing off to one attempt per 2 s.
+    retryStrategy: (times) => Math.min(times * 100, 2_000),
+  })
+}
+
+/** Connects and waits until ready, so `app.ready()` fails fast when Redis is missing. */
+export async function connectRedis(client: Redis): Promise<void> {
+  await client.connect()
+}
+
+const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts) => {
+  const client = createRedisClient(opts)
+  let reported = false
+  client.on('error', (error: Error) => {
+    // ioredis emits on every failed reconnect; one warning per outage is enough.
+    if (!reported) fastify.log.warn({ err: error }, 'redis connection error')
+    reported = true
+  })
+  client.on('ready', () => {
+    if (reported) fastify.log.info('redis connection restored')
+    reported = false
+  })
+  try {
+    await connectRedis(client)
+  } catch (error) {
+    client.disconnect()
+    throw new Error(`Redis is not reachable at ${redactUrl(opts.url)}: ${(error as Error).message}`)
+  }
+  fastify.decorate('redis', client)
+  fastify.addHook('onClose', async () => {
+    await client.quit().catch(() => client.disconnect())
+  })
+}
+
+export default fp(redisPlugin, { name: 'redis', fastify: '5.x' })
