@@ -32,6 +32,13 @@ export const SEARCH_MAX_LIMIT = 30
 export const SEARCH_DEFAULT_LIMIT = 20
 export const SEARCH_TERM_MAX_LENGTH = 200
 
+/**
+ * A positive integer written in decimal digits (at most 15, so it is exact in JSON). Query
+ * parameters arrive as text; this pattern refuses `1.5`, `1e3`, `0x10`, ` 1` and `-1` alike.
+ */
+export const PositiveIntegerParam = (description: string) =>
+  Type.String({ pattern: '^0*[1-9][0-9]{0,14}$', description, examples: ['1'] })
+
 export const SearchQuery = Type.Object({
   term: Type.Optional(
     Type.String({
@@ -39,21 +46,11 @@ export const SearchQuery = Type.Object({
       description: 'Case-insensitive substring of the quote text or the author name',
     }),
   ),
-  page: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
-      default: 1,
-      description: 'Page number, from 1',
-    }),
-  ),
+  page: Type.Optional(PositiveIntegerParam('Page number, from 1 (default 1)')),
   limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
-      default: SEARCH_DEFAULT_LIMIT,
-      description: `Results per page; values above ${SEARCH_MAX_LIMIT} are clamped to ${SEARCH_MAX_LIMIT}`,
-    }),
+    PositiveIntegerParam(
+      `Results per page (default ${SEARCH_DEFAULT_LIMIT}); values above ${SEARCH_MAX_LIMIT} are clamped to ${SEARCH_MAX_LIMIT}`,
+    ),
   ),
 })
 export type SearchQuery = Static<typeof SearchQuery>

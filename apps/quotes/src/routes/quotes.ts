@@ -20,6 +20,9 @@ export interface QuoteRoutesOptions {
   cacheMaxAgeSeconds: number
 }
 
+/** The schema has checked the digits; this only turns them into a number. */
+const optionalInt = (value: string | undefined) => (value === undefined ? undefined : Number(value))
+
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 
@@ -117,8 +120,8 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           const term = request.query.term ?? ''
           const invalid = termProblem(term)
           if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
-          const limit = clampLimit(request.query.limit)
-          const info = pageInfo(0, request.query.page ?? 1, limit)
+          const limit = clampLimit(optionalInt(request.query.limit))
+          const info = pageInfo(0, optionalInt(request.query.page) ?? 1, limit)
           const found = await store.search(term, info.offset, limit)
           const page: SearchPage = {
             info: pageInfo(found.total, info.current_page, limit),

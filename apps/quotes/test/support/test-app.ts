@@ -8,6 +8,7 @@ import {
   testRedisNamespace,
 } from '@repo/service-kit/testing'
 import Fastify, { type FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import app from '../../src/app.js'
 import { loadQuotesConfig, type QuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
@@ -39,7 +40,8 @@ export async function createTestApp(
   })
   await prepareDatabase(config.DATABASE_URL)
   const instance = Fastify(fastifyOptions(config)).withTypeProvider<TypeBoxTypeProvider>()
-  await instance.register(app, { config })
+  // fp exposes the app's decorators (pg, redis, quoteStore) to the test.
+  await instance.register(fp(app), { config })
   await instance.ready()
   return {
     app: instance,

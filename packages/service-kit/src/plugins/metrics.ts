@@ -43,6 +43,8 @@ const metricsPlugin: FastifyPluginAsync = async (fastify) => {
           buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
           registers: [registry],
         },
+        // Disabled above, but fastify-metrics still creates it: keep it out of every registry.
+        summary: { registers: [] },
       },
     },
     clearRegisterOnInit: false,

@@ -70,3 +70,4 @@ export function testRedisNamespace(label: string): TestRedisNamespace {
     },
   }
 }
+export { CHROMIUM_PATH, launchBrowser } from './browser.js'

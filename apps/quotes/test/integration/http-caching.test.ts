@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/test-app.js'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp('caching')
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+describe('caching', () => {
+  it('quotes by id carry Cache-Control and an ETag, and answer If-None-Match with 304', async () => {
+    const first = await t.app.inject({ url: '/api/q/q2', headers: { accept: 'application/json' } })
+    expect(first.headers['cache-control']).toBe('public, max-age=3600')
+    const etag = first.headers.etag as string
+    expect(etag).toMatch(/^"/)
+    const again = await t.app.inject({
+      url: '/api/q/q2',
+      headers: { accept: 'application/json', 'if-none-match': etag },
+    })
+    expect(again.statusCode).toBe(304)
+    expect(again.body).toBe('')
+  })
+
+  it('gives each representation its own ETag (Vary: Accept)', async () => {
+    const json = await t.app.inject({ url: '/api/q/q2', headers: { accept: 'application/json' } })
+    const text = await t.app.inject({ url: '/api/q/q2' })
+    expect(json.headers.vary).toBe('Accept')
+    expect(json.headers.etag).not.toBe(text.headers.etag)
+  })
+
+  it('search pages are cacheable', async () => {
+    const res = await t.app.inject({
+      url: '/api/search?term=hope',
+      headers: { accept: 'application/json' },
+    })
+    expect(res.headers['cache-control']).toBe('public, max-age=3600')
+    expect(res.headers.etag).toBeDefined()
+    expect(res.headers.vary).toBe('Accept')
+  })
+
+  it('the random quote is not cacheable', async () => {
+    const res = await t.app.inject({ url: '/api' })
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers.etag).toBeUndefined()
+    expect(res.headers.vary).toBe('Accept')
+  })
+})
+
+describe('CORS', () => {
+  it('lets any origin read', async () => {
+    const res = await t.app.inject({ url: '/api/q/q1', headers: { origin: 'https://example.org' } })
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.headers['access-control-expose-headers']).toContain('ETag')
+  })
+
+  it('answers preflight for GET', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/search',
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
+    })
+    expect(res.statusCode).toBe(204)
+    expect(res.headers['access-control-allow-methods']).toContain('GET')
+  })
+})
+
+describe('security headers', () => {
+  it('pages get a strict CSP; data responses get nosniff', async () => {
+    const page = await t.app.inject({ url: '/q/q1', headers: { accept: 'text/html' } })
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(page.headers['x-frame-options']).toBeDefined()
+    const data = await t.app.inject({ url: '/api/q/q1', headers: { accept: 'application/json' } })
+    expect(data.headers['x-content-type-options']).toBe('nosniff')
+  })
+
+  it('keeps a safe client request id and replaces an unsafe one', async () => {
+    const kept = await t.app.inject({ url: '/api', headers: { 'x-request-id': 'abc-123' } })
+    expect(kept.headers['x-request-id']).toBe('abc-123')
+    const replaced = await t.app.inject({
+      url: '/api',
+      headers: { 'x-request-id': 'bad id\n{"x":1}' },
+    })
+    expect(replaced.headers['x-request-id']).not.toContain('bad')
+  })
+})
