@@ -15,15 +15,16 @@ afterAll(async () => {
   await ns.clear()
 })
 
-function incr(store: { incr: Function }, key: string, windowMs = 60_000) {
-  return new Promise<{ current: number; ttl: number }>((resolve, reject) =>
-    store.incr(
-      key,
-      (err: Error | null, res: { current: number; ttl: number }) =>
-        err ? reject(err) : resolve(res),
-      windowMs,
-      10,
-    ),
+type Result = { current: number; ttl: number }
+type IncrCallback = (err: Error | null, res?: Result) => void
+
+function incr(
+  store: { incr: (key: string, cb: IncrCallback, windowMs: number) => void },
+  key: string,
+  windowMs = 60_000,
+) {
+  return new Promise<Result>((resolve, reject) =>
+    store.incr(key, (err, res) => (err || !res ? reject(err) : resolve(res)), windowMs),
   )
 }
 
