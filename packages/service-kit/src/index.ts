@@ -1,4 +1,6 @@
+export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
+export { Counter } from 'prom-client'
 export {
   type BaseConfig,
   baseConfigProperties,

@@ -92,6 +92,8 @@ export function classifyError(error: FastifyError | HttpProblem | Error): Classi
       return { code: 'INVALID_REQUEST', status: 400, detail: 'The body is not valid JSON.' }
   }
   const status = fe.statusCode ?? 500
+  if (status === 401) return { code: 'UNAUTHORIZED', status, detail: fe.message }
+  if (status === 403) return { code: 'FORBIDDEN', status, detail: fe.message }
   if (status === 404) return { code: 'NOT_FOUND', status, detail: fe.message }
   if (status === 405) return { code: 'METHOD_NOT_ALLOWED', status, detail: fe.message }
   if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', status, detail: fe.message }

@@ -1,0 +1,62 @@
+import type { SeedQuote } from './seed.js'
+
+/** Synthetic quotes live above this id, far from the seed ids, so they never collide. */
+export const SYNTHETIC_BASE = 10_000_000
+
+/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same corpus. */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * Builds quotes that read like the real ones statistically: words drawn with their frequency in
+ * the seed corpus (so common terms are common and rare terms rare at any scale), lengths of 6 to
+ * 40 words, authors drawn from the real authors.
+ */
+export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
+  const counts = new Map<string, number>()
+  for (const q of corpus) {
+    for (const word of q.quote.toLowerCase().match(/[a-z']+/g) ?? []) {
+      counts.set(word, (counts.get(word) ?? 0) + 1)
+    }
+  }
+  const words = [...counts.keys()]
+  const cumulative = new Float64Array(words.length)
+  let total = 0
+  words.forEach((word, i) => {
+    total += counts.get(word) as number
+    cumulative[i] = total
+  })
+  const authors = [...new Set(corpus.map((q) => q.author))]
+  const random = prng(seed)
+
+  function word(): string {
+    const target = random() * total
+    let lo = 0
+    let hi = cumulative.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((cumulative[mid] as number) < target) lo = mid + 1
+      else hi = mid
+    }
+    return words[lo] as string
+  }
+
+  return function next(): { quote: string; author: string } {
+    const length = 6 + Math.floor(random() * 35)
+    const parts: string[] = []
+    for (let i = 0; i < length; i += 1) parts.push(word())
+    const text = parts.join(' ')
+    return {
+      quote: `${text.charAt(0).toUpperCase()}${text.slice(1)}.`,
+      author: authors[Math.floor(random() * authors.length)] as string,
+    }
+  }
+}
