@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import cors from '@fastify/cors'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Problem } from '@repo/contracts'
 import {
@@ -16,6 +15,7 @@ import type { QuotesConfig } from './config.js'
 import { paths } from './paths.js'
 import fairUse from './plugins/fair-use.js'
 import negotiatedProblems from './plugins/negotiated-problems.js'
+import publicCors from './plugins/public-cors.js'
 import quoteStore from './plugins/quote-store.js'
 import quoteRoutes from './routes/quotes.js'
 
@@ -40,6 +40,7 @@ and the \`request_id\`, or a plain sentence, or an HTML page, by the same negoti
 **Fair use.** Send a \`User-Agent\` naming your library or site and a contact, and keep to 100
 requests a minute. Nothing is refused for a missing User-Agent. A hard ceiling per client address
 (1,000 a minute by default) answers 429 with \`Retry-After\` and \`X-RateLimit-*\` headers.
+CORS is open to every origin for GET.
 
 **Caching.** Quotes by id and search pages carry \`Cache-Control\` and an \`ETag\`; send
 \`If-None-Match\` to get 304. The random quote is never cacheable.
@@ -52,19 +53,7 @@ requests a minute. Nothing is refused for a missing User-Agent. A hard ceiling p
 const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) => {
   // Infrastructure
   await fastify.register(responseHeadersPlugin)
-  await fastify.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD'],
-    exposedHeaders: [
-      'ETag',
-      'Retry-After',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-      'X-Request-Id',
-    ],
-    maxAge: 86_400,
-  })
+  await fastify.register(publicCors)
   await fastify.register(metricsPlugin)
   await fastify.register(postgresPlugin, {
     connectionString: config.DATABASE_URL,

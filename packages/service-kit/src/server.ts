@@ -1,5 +1,9 @@
 import closeWithGrace from 'close-with-grace'
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify'
 import { pino } from 'pino'
 import type { BaseConfig } from './config.js'
 import { fastifyOptions } from './fastify-options.js'
@@ -9,6 +13,8 @@ export interface StartServerOptions<C extends BaseConfig> {
   app: FastifyPluginAsync<{ config: C }>
   /** Runs before the app is built, e.g. migrations. */
   beforeStart?: (log: FastifyInstance['log']) => Promise<void>
+  /** Options this service sets differently from fastifyOptions' defaults. */
+  fastifyOverrides?: FastifyServerOptions
 }
 
 /**
@@ -21,7 +27,7 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   // Buffered, asynchronous log writes: a write(2) per request line costs more than the request.
   // Flushed at least every 250 ms, and synchronously at exit.
   const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 })
-  const server = Fastify(fastifyOptions(config, { logStream }))
+  const server = Fastify(fastifyOptions(config, { ...opts.fastifyOverrides, logStream }))
 
   closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) server.log.error({ err }, 'shutting down after an uncaught error')

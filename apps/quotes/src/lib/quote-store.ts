@@ -88,9 +88,20 @@ export class QuoteStore {
     return quote
   }
 
-  async getByNum(num: number): Promise<StoredQuote | undefined> {
+  /** The quote if it is in memory, without I/O (the hot path); else undefined. */
+  peek(num: number): StoredQuote | undefined {
     this.maybeRefresh()
-    const cached = this.quotes.get(num)
+    return this.quotes.get(num)
+  }
+
+  /** A uniformly random id, or undefined when the corpus is empty. */
+  randomNum(): number | undefined {
+    if (this.nums.length === 0) return undefined
+    return this.nums[Math.floor(Math.random() * this.nums.length)]
+  }
+
+  async getByNum(num: number): Promise<StoredQuote | undefined> {
+    const cached = this.peek(num)
     if (cached) return cached
     const { rows } = await this.pool.query<Row>(
       'SELECT num, quote, author FROM quotes WHERE num = $1',
@@ -101,9 +112,8 @@ export class QuoteStore {
 
   /** Uniform over all quotes; undefined only when the corpus is empty. */
   async random(): Promise<StoredQuote | undefined> {
-    this.maybeRefresh()
-    if (this.nums.length === 0) return undefined
-    const num = this.nums[Math.floor(Math.random() * this.nums.length)] as number
+    const num = this.randomNum()
+    if (num === undefined) return undefined
     // A quote deleted since the last refresh: try once more rather than fail.
     return (await this.getByNum(num)) ?? this.getByNum(this.nums[0] as number)
   }

@@ -1,3 +1,5 @@
+import { etagOf } from './etag.js'
+
 /**
  * A quote with its representations serialized once, when it enters memory, instead of on
  * every request: the hot paths only concatenate strings.
@@ -11,6 +13,10 @@ export interface StoredQuote {
   readonly itemJson: string
   /** The single-quote JSON body: the item plus `"status":200`. */
   readonly json: string
+  readonly jsonEtag: string
+  /** The single-quote plain-text body: the text and a newline. */
+  readonly text: string
+  readonly textEtag: string
   /** The text on one line (newlines become spaces), as search results print in plain text. */
   readonly line: string
 }
@@ -18,13 +24,18 @@ export interface StoredQuote {
 export function storedQuote(num: number, quote: string, author: string): StoredQuote {
   const id = `q${num}`
   const itemJson = JSON.stringify({ id, quote, author })
+  const json = `${itemJson.slice(0, -1)},"status":200}`
+  const text = `${quote}\n`
   return {
     num,
     id,
     quote,
     author,
     itemJson,
-    json: `${itemJson.slice(0, -1)},"status":200}`,
+    json,
+    jsonEtag: etagOf(json),
+    text,
+    textEtag: etagOf(text),
     line: quote.replace(/\s*[\r\n]+\s*/g, ' '),
   }
 }

@@ -34,6 +34,12 @@ const fairUse: FastifyPluginAsync<FairUseOptions> = async (fastify, opts) => {
     max: opts.max,
     timeWindow: opts.windowMs,
     store: store.Store,
+    // The limit headers go on refusals (with Retry-After); every other response stays lean.
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
     errorResponseBuilder: (_request, context) =>
       new HttpProblem(
         'RATE_LIMITED',

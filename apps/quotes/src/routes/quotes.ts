@@ -1,8 +1,8 @@
-import etag from '@fastify/etag'
-import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { QuoteParams, SEARCH_DEFAULT_LIMIT, SearchQuery } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { etagOf, sendCacheable } from '../lib/etag.js'
 import { negotiate } from '../lib/negotiate.js'
 import { clampLimit, pageInfo } from '../lib/pagination.js'
 import {
@@ -26,15 +26,27 @@ const optionalInt = (value: string | undefined) => (value === undefined ? undefi
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 
-async function sendQuote(accept: string | undefined, reply: FastifyReply, quote: StoredQuote) {
+/** Sends a quote in the negotiated format; cacheable representations carry an ETag. */
+function sendQuote(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  quote: StoredQuote,
+  cacheable: boolean,
+): FastifyReply | Promise<FastifyReply> {
   reply.header('vary', 'Accept')
-  switch (negotiate(accept)) {
+  switch (negotiate(request.headers.accept)) {
     case 'json':
-      return reply.type(JSON_TYPE).send(quote.json)
+      reply.type(JSON_TYPE)
+      return cacheable
+        ? sendCacheable(request, reply, quote.jsonEtag, quote.json)
+        : reply.send(quote.json)
     case 'text':
-      return reply.type(TEXT_TYPE).send(`${quote.quote}\n`)
+      reply.type(TEXT_TYPE)
+      return cacheable
+        ? sendCacheable(request, reply, quote.textEtag, quote.text)
+        : reply.send(quote.text)
     default:
-      return reply.viewAsync('quote', {
+      return sendPage(request, reply, 'quote', cacheable, {
         title: `${quote.author}: “${quote.quote.length > 60 ? `${quote.quote.slice(0, 57)}…` : quote.quote}”`,
         description: `${quote.quote} — ${quote.author}`,
         heading: `A quote by ${quote.author}`,
@@ -42,6 +54,18 @@ async function sendQuote(accept: string | undefined, reply: FastifyReply, quote:
         paragraphs: quote.quote.split(/\n+/),
       })
   }
+}
+
+async function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: string,
+  cacheable: boolean,
+  data: Record<string, unknown>,
+): Promise<FastifyReply> {
+  const html = await reply.viewAsync(view, data)
+  reply.type('text/html; charset=utf-8')
+  return cacheable ? sendCacheable(request, reply, etagOf(html), html) : reply.send(html)
 }
 
 /**
@@ -64,19 +88,26 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           response: quoteResponses,
         },
       },
-      async (request, reply) => {
-        const quote = await store.random()
-        if (!quote) throw new HttpProblem('SERVICE_UNAVAILABLE', 'There are no quotes yet.')
+      (request, reply) => {
         reply.header('cache-control', 'no-store')
-        return sendQuote(request.headers.accept, reply, quote)
+        const num = store.randomNum()
+        if (num === undefined)
+          throw new HttpProblem('SERVICE_UNAVAILABLE', 'There are no quotes yet.')
+        // From memory without awaiting anything when the quote is there (always, for a corpus
+        // that fits); from Postgres otherwise.
+        const quote = store.peek(num)
+        if (quote) return sendQuote(request, reply, quote, false)
+        return store.random().then((found) => {
+          if (!found) throw new HttpProblem('SERVICE_UNAVAILABLE', 'There are no quotes yet.')
+          return sendQuote(request, reply, found, false)
+        })
       },
     )
   }
 
-  // Cacheable representations get an ETag and answer If-None-Match with 304.
-  await fastify.register(async (scope) => {
-    await scope.register(etag, { hashFn: etag.fnv1a })
-    const cacheable = scope.withTypeProvider<TypeBoxTypeProvider>()
+  // Cacheable representations carry an ETag and answer If-None-Match with 304.
+  {
+    const cacheable = fastify
 
     for (const url of ['/api/q/:id', '/q/:id']) {
       cacheable.get(
@@ -90,13 +121,17 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
             response: quoteByIdResponses,
           },
         },
-        async (request, reply) => {
+        (request, reply) => {
           const { id } = request.params
           const num = parseQuoteId(id)
-          const quote = num === undefined ? undefined : await store.getByNum(num)
-          if (!quote) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
+          if (num === undefined) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
           reply.header('cache-control', cacheControl)
-          return sendQuote(request.headers.accept, reply, quote)
+          const cached = store.peek(num)
+          if (cached) return sendQuote(request, reply, cached, true)
+          return store.getByNum(num).then((quote) => {
+            if (!quote) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
+            return sendQuote(request, reply, quote, true)
+          })
         },
       )
     }
@@ -131,12 +166,16 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           }
           reply.header('cache-control', cacheControl).header('vary', 'Accept')
           switch (negotiate(request.headers.accept)) {
-            case 'json':
-              return reply.type(JSON_TYPE).send(searchPageJson(page))
-            case 'text':
-              return reply.type(TEXT_TYPE).send(searchPageText(page))
+            case 'json': {
+              const body = searchPageJson(page)
+              return sendCacheable(request, reply.type(JSON_TYPE), etagOf(body), body)
+            }
+            case 'text': {
+              const body = searchPageText(page)
+              return sendCacheable(request, reply.type(TEXT_TYPE), etagOf(body), body)
+            }
             default:
-              return reply.viewAsync('search', {
+              return sendPage(request, reply, 'search', true, {
                 title: term ? `Search: ${term}` : 'All quotes',
                 term,
                 page: searchPageObject(page),
@@ -146,7 +185,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
         },
       )
     }
-  })
+  }
 }
 
 export default quoteRoutes

@@ -80,13 +80,32 @@ describe('security headers', () => {
     expect(data.headers['x-content-type-options']).toBe('nosniff')
   })
 
-  it('keeps a safe client request id and replaces an unsafe one', async () => {
-    const kept = await t.app.inject({ url: '/api', headers: { 'x-request-id': 'abc-123' } })
+  it('keeps a safe client request id and replaces an unsafe one (echoed on errors)', async () => {
+    const kept = await t.app.inject({ url: '/api/q/q0', headers: { 'x-request-id': 'abc-123' } })
     expect(kept.headers['x-request-id']).toBe('abc-123')
     const replaced = await t.app.inject({
-      url: '/api',
-      headers: { 'x-request-id': 'bad id\n{"x":1}' },
+      url: '/api/q/q0',
+      headers: { 'x-request-id': 'bad id\n{"x":1}', accept: 'application/json' },
     })
     expect(replaced.headers['x-request-id']).not.toContain('bad')
+    expect(replaced.json().request_id).toBe(replaced.headers['x-request-id'])
+  })
+
+  it('answers If-None-Match listing several tags, and ignores a stale one', async () => {
+    const first = await t.app.inject({
+      url: '/api/search?term=hope',
+      headers: { accept: 'application/json' },
+    })
+    const etag = first.headers.etag as string
+    const listed = await t.app.inject({
+      url: '/api/search?term=hope',
+      headers: { accept: 'application/json', 'if-none-match': `"old", ${etag}` },
+    })
+    expect(listed.statusCode).toBe(304)
+    const stale = await t.app.inject({
+      url: '/api/search?term=hope',
+      headers: { accept: 'application/json', 'if-none-match': '"old"' },
+    })
+    expect(stale.statusCode).toBe(200)
   })
 })

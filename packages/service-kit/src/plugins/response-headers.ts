@@ -40,8 +40,9 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 }
 
 /**
- * Headers every response carries, set in one synchronous hook (this runs on every request):
- * - `X-Request-Id`, so a client can quote it and operators can find the log lines;
+ * Headers set in one synchronous hook (this runs on every request, so it stays small):
+ * - `X-Request-Id` on errors, so a client can quote it (problem bodies carry it too) and
+ *   operators can find the log lines; successful responses skip it to stay lean;
  * - helmet's headers on HTML pages, where they matter (CSP, framing, referrer). Data responses
  *   (JSON, plain text, metrics) get `nosniff` only: browsers never render them as documents.
  *   Routes that set their own CSP (the OpenAPI page) keep it.
@@ -49,7 +50,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 const responseHeadersPlugin: FastifyPluginAsync = async (fastify) => {
   const pageHeaders = Object.entries(helmetHeaders())
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id)
+    if (reply.statusCode >= 400) reply.header('x-request-id', request.id)
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('text/html')) {
       for (const [name, value] of pageHeaders) {
