@@ -1,2 +1,5 @@
+export * from './account.js'
+export * from './features.js'
+export * from './plans.js'
 export * from './problem.js'
 export * from './quote.js'

@@ -1,0 +1,35 @@
+import { baseConfigProperties, loadConfig } from '@repo/service-kit'
+import { type Static, Type } from 'typebox'
+
+export const DataApiConfigSchema = Type.Object({
+  ...baseConfigProperties({ port: 3001, database: 'data_api' }),
+  /**
+   * Encrypts the session cookie: at least 32 characters, the same on every replica. When unset a
+   * random one is made at start-up (sessions then end at every restart), with a warning.
+   */
+  SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Send the session cookie over HTTPS only. Browsers accept it on http://localhost too. */
+  COOKIE_SECURE: Type.Boolean({ default: true }),
+  /** Active (unrevoked) API keys one user may hold. */
+  MAX_ACTIVE_KEYS: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /** When Redis cannot count a request: `open` serves it anyway, `closed` answers 503. */
+  QUOTA_FAIL_MODE: Type.Enum(['open', 'closed'], { default: 'open' }),
+  /** How long an API-key look-up is reused in memory (revocations invalidate at once). */
+  KEY_CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  /** How often `last_used_at` is written, batched for all keys used meanwhile. */
+  LAST_USED_FLUSH_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5_000 }),
+  /** Sign-up and log-in attempts per client address per 15 minutes. */
+  AUTH_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 20 }),
+  /** Failed log-ins per account per 15 minutes before its log-ins are refused. */
+  AUTH_RATE_LIMIT_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  /** Apply migrations before listening. */
+  MIGRATE_ON_START: Type.Boolean({ default: true }),
+})
+
+export type DataApiConfig = Static<typeof DataApiConfigSchema>
+
+export function loadDataApiConfig(
+  env: Record<string, string | undefined> = process.env,
+): DataApiConfig {
+  return loadConfig(DataApiConfigSchema, env)
+}

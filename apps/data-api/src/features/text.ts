@@ -1,0 +1,203 @@
+import { createRequire } from 'node:module'
+import nlp from 'compromise'
+
+/*
+ * Text helpers shared by several features: word tokens, sentence splitting (compromise's
+ * rule-based splitter, which knows abbreviations, quotes and parentheses) and stop words (the
+ * `stopword` package's lists, keyed by ISO 639-3 code).
+ */
+
+/**
+ * A word: a run of letters, combining marks and digits, with inner apostrophes or hyphens
+ * (`don't`, `well-known`, `Jean-Luc`). Global: use with `matchAll` or a fresh `lastIndex`.
+ */
+export const WORD_PATTERN = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
+
+/** The words of `text`, in order. */
+export function wordsOf(text: string): string[] {
+  return text.match(WORD_PATTERN) ?? []
+}
+
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+const HAS_LETTER = /\p{L}/u
+const WHITESPACE_RUN = /\s+/g
+
+/** True when the string holds at least one letter or digit. */
+export function hasContent(text: string): boolean {
+  return HAS_LETTER_OR_DIGIT.test(text)
+}
+
+/** True when a token has at least one letter (so it is not a number). */
+export function hasLetter(text: string): boolean {
+  return HAS_LETTER.test(text)
+}
+
+/** Collapses runs of whitespace (line breaks included) into one space and trims. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(WHITESPACE_RUN, ' ').trim()
+}
+
+type SplitSentences = (text: string, world: object) => string[]
+const splitter = (nlp.methods() as { one: { tokenize: { splitSentences: SplitSentences } } }).one
+  .tokenize.splitSentences
+const world = nlp.world()
+
+/**
+ * Sentences of `text`, as compromise's tokenizer splits them (without tagging, so it is fast:
+ * about 0.1 s a megabyte), each with its trailing whitespace; pieces without a letter or
+ * digit are dropped.
+ */
+export function splitSentences(text: string): string[] {
+  if (!hasContent(text)) return []
+  return splitter(text, world).filter(hasContent)
+}
+
+// ---------------------------------------------------------------------------------------------
+// stop words
+
+// `stopword` is CommonJS without type declarations: load it with require and type what we use.
+const requireCjs = createRequire(import.meta.url)
+const stopwordLists = requireCjs('stopword') as Record<string, unknown>
+
+/** franc's codes whose stop-word list `stopword` files under another code. */
+const STOPWORD_KEYS: Record<string, string> = {
+  arb: 'ara',
+  cmn: 'zho',
+  ekk: 'est',
+  kmr: 'kur',
+  ckb: 'kur',
+  lvs: 'lav',
+  pes: 'fas',
+  prs: 'fas',
+  swh: 'swa',
+  zlm: 'msa',
+}
+
+/**
+ * Words the `stopword` English list leaves out but that are no keywords either: contractions,
+ * auxiliaries, negations and a few frequent adverbs.
+ */
+const ENGLISH_EXTRA = [
+  "ain't",
+  "aren't",
+  "can't",
+  'cannot',
+  "couldn't",
+  "didn't",
+  "doesn't",
+  'does',
+  'doing',
+  "don't",
+  'done',
+  'down',
+  'either',
+  'else',
+  'even',
+  'ever',
+  'every',
+  'few',
+  "hadn't",
+  "hasn't",
+  "haven't",
+  "he'd",
+  "he'll",
+  "he's",
+  'hers',
+  'herself',
+  "i'd",
+  "i'll",
+  "i'm",
+  "i've",
+  "isn't",
+  "it's",
+  'its',
+  'itself',
+  'just',
+  "let's",
+  'may',
+  'mine',
+  'myself',
+  'neither',
+  'no',
+  'nor',
+  'not',
+  'off',
+  'often',
+  'once',
+  'ones',
+  'ours',
+  'ourselves',
+  'own',
+  'per',
+  'rather',
+  'really',
+  "she'd",
+  "she'll",
+  "she's",
+  'shall',
+  "shouldn't",
+  'so',
+  'than',
+  "that's",
+  'theirs',
+  'themselves',
+  "there's",
+  "they'd",
+  "they'll",
+  "they're",
+  "they've",
+  'thus',
+  'till',
+  'until',
+  'upon',
+  'us',
+  'via',
+  "wasn't",
+  "we'd",
+  "we'll",
+  "we're",
+  "we've",
+  "weren't",
+  "what's",
+  'whom',
+  'whose',
+  'why',
+  'will',
+  "won't",
+  "wouldn't",
+  'yet',
+  "you'd",
+  "you'll",
+  "you're",
+  "you've",
+  'yours',
+  'yourself',
+  'yourselves',
+]
+
+function listOf(key: string): string[] {
+  const list = stopwordLists[key]
+  return Array.isArray(list) ? (list as string[]) : []
+}
+
+const ENGLISH = new Set([...listOf('eng'), ...ENGLISH_EXTRA])
+const cache = new Map<string, ReadonlySet<string>>([['eng', ENGLISH]])
+
+/**
+ * Stop words to remove from a text in `language` (ISO 639-3 as franc reports it): that
+ * language's list when `stopword` has one, always with the English list (English words are
+ * everywhere: quotes, names of things, code).
+ */
+export function stopWordsFor(language: string): ReadonlySet<string> {
+  const cached = cache.get(language)
+  if (cached) return cached
+  const own = listOf(STOPWORD_KEYS[language] ?? language)
+  const set = own.length === 0 ? ENGLISH : new Set([...ENGLISH, ...own.map((w) => w.toLowerCase())])
+  cache.set(language, set)
+  return set
+}
+
+/** Lower-cases a token and makes typographic apostrophes plain, for stop-word look-ups. */
+export function normalizeToken(token: string): string {
+  return token.toLowerCase().replaceAll('’', "'")
+}

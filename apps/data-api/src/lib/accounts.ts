@@ -1,0 +1,103 @@
+import type { Plan } from '@repo/contracts'
+import type pg from 'pg'
+
+export interface User {
+  id: string
+  email: string
+  plan: Plan
+  created_at: Date
+  plan_changed_at: Date
+}
+
+interface UserWithHash extends User {
+  password_hash: string
+}
+
+const USER_COLUMNS = 'id, email, plan, created_at, plan_changed_at'
+
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError'
+}
+
+/** Users and their plans. Every plan change is recorded with its time. */
+export class Accounts {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(email: string, passwordHash: string, plan: Plan): Promise<User> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      const { rows } = await client.query<User>(
+        `INSERT INTO users (email, password_hash, plan) VALUES ($1, $2, $3)
+         RETURNING ${USER_COLUMNS}`,
+        [email, passwordHash, plan],
+      )
+      const user = rows[0] as User
+      await client.query('INSERT INTO plan_changes (user_id, to_plan) VALUES ($1, $2)', [
+        user.id,
+        plan,
+      ])
+      await client.query('COMMIT')
+      return user
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      if ((error as { code?: string }).code === '23505') throw new EmailTakenError(email)
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  async findByEmail(email: string): Promise<UserWithHash | undefined> {
+    const { rows } = await this.pool.query<UserWithHash>(
+      `SELECT ${USER_COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
+      [email],
+    )
+    return rows[0]
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const { rows } = await this.pool.query<User>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`,
+      [id],
+    )
+    return rows[0]
+  }
+
+  /** Changes the plan now and records the change; a no-op when the plan is the same. */
+  async changePlan(userId: string, plan: Plan): Promise<User | undefined> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      const current = await client.query<{ plan: Plan }>(
+        'SELECT plan FROM users WHERE id = $1 FOR UPDATE',
+        [userId],
+      )
+      const from = current.rows[0]?.plan
+      if (from === undefined) {
+        await client.query('ROLLBACK')
+        return undefined
+      }
+      if (from !== plan) {
+        await client.query('UPDATE users SET plan = $2, plan_changed_at = now() WHERE id = $1', [
+          userId,
+          plan,
+        ])
+        await client.query(
+          'INSERT INTO plan_changes (user_id, from_plan, to_plan) VALUES ($1, $2, $3)',
+          [userId, from, plan],
+        )
+      }
+      const { rows } = await client.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [
+        userId,
+      ])
+      await client.query('COMMIT')
+      return rows[0]
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+}

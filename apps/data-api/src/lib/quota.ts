@@ -1,0 +1,112 @@
+import type { Redis } from 'ioredis'
+import { type Clock, nextUtcMidnight, utcDay } from './clock.js'
+
+// One round trip decides and counts: refuse without counting at the limit, else count. The first
+// count of the day sets the key to expire at the next UTC midnight, so days never overlap.
+const CONSUME = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return {0, used} end
+used = redis.call('INCR', KEYS[1])
+if used == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
+return {1, used}
+`
+
+interface RedisWithQuota extends Redis {
+  quotaConsume(key: string, limit: number, expireAt: number): Promise<[number, number]>
+}
+
+export interface QuotaDecision {
+  allowed: boolean
+  limit: number
+  used: number
+  remaining: number
+  resetsAt: Date
+  /** Seconds until the reset. */
+  resetSeconds: number
+  /** Redis could not be asked: decided by QUOTA_FAIL_MODE, counted in memory meanwhile. */
+  degraded: boolean
+}
+
+export interface QuotaStoreOptions {
+  clock: Clock
+  failMode: 'open' | 'closed'
+  onDegraded?: (error: Error) => void
+}
+
+export class QuotaUnavailableError extends Error {
+  override name = 'QuotaUnavailableError'
+}
+
+/** Counts requests per API key per UTC day in Redis, under `quota:<key id>:<day>`. */
+export class QuotaStore {
+  private readonly redis: RedisWithQuota
+  /** Counts kept while Redis is unreachable (fail-open), so headers stay meaningful. */
+  private readonly fallback = new Map<string, number>()
+
+  constructor(
+    redis: Redis,
+    private readonly opts: QuotaStoreOptions,
+  ) {
+    this.redis = redis as RedisWithQuota
+    if (typeof this.redis.quotaConsume !== 'function') {
+      redis.defineCommand('quotaConsume', { numberOfKeys: 1, lua: CONSUME })
+    }
+  }
+
+  static key(keyId: string, day: string): string {
+    return `quota:${keyId}:${day}`
+  }
+
+  async consume(keyId: string, limit: number): Promise<QuotaDecision> {
+    const now = this.opts.clock()
+    const day = utcDay(now)
+    const resetsAt = nextUtcMidnight(now)
+    const resetSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000))
+    const key = QuotaStore.key(keyId, day)
+    try {
+      const [allowed, used] = await this.redis.quotaConsume(key, limit, resetsAt.getTime() / 1000)
+      if (this.fallback.size > 0) this.fallback.clear()
+      return {
+        allowed: allowed === 1,
+        limit,
+        used,
+        remaining: Math.max(limit - used, 0),
+        resetsAt,
+        resetSeconds,
+        degraded: false,
+      }
+    } catch (error) {
+      this.opts.onDegraded?.(error as Error)
+      if (this.opts.failMode === 'closed') throw new QuotaUnavailableError((error as Error).message)
+      const used = (this.fallback.get(key) ?? 0) + 1
+      if (this.fallback.size >= 100_000) this.fallback.clear() // bounded through a long outage
+      this.fallback.set(key, used)
+      return {
+        allowed: true,
+        limit,
+        used,
+        remaining: Math.max(limit - used, 0),
+        resetsAt,
+        resetSeconds,
+        degraded: true,
+      }
+    }
+  }
+
+  /** Today's usage of several keys at once (for the dashboard); 0 when Redis cannot say. */
+  async usage(keyIds: string[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>()
+    if (keyIds.length === 0) return result
+    const day = utcDay(this.opts.clock())
+    try {
+      const values = await this.redis.mget(...keyIds.map((id) => QuotaStore.key(id, day)))
+      keyIds.forEach((id, i) => {
+        result.set(id, Number(values[i] ?? 0))
+      })
+    } catch (error) {
+      this.opts.onDegraded?.(error as Error)
+      for (const id of keyIds) result.set(id, this.fallback.get(QuotaStore.key(id, day)) ?? 0)
+    }
+    return result
+  }
+}

@@ -1,0 +1,96 @@
+import { PLAN_LIMITS } from '@repo/contracts'
+import { HttpProblem } from '@repo/service-kit'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { hashApiKey, isWellFormedApiKey } from '../lib/api-key.js'
+import type { KeyIdentity } from '../lib/api-keys.js'
+import { type QuotaDecision, QuotaUnavailableError } from '../lib/quota.js'
+import { setRateLimitFields } from '../lib/rate-limit-fields.js'
+
+export interface ApiCaller {
+  identity: KeyIdentity
+  quota: QuotaDecision
+  /** When this key was used before this request, as far as we know. */
+  previousUse: Date | null
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook for /api/v1: authenticates the bearer key and counts the request. */
+    authenticateApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  }
+  interface FastifyRequest {
+    caller: ApiCaller | null
+  }
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i
+
+function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): HttpProblem {
+  // RFC 6750: the challenge names the scheme, and the error when a credential was sent.
+  const challenge = error ? `Bearer realm="data-api", error="${error}"` : 'Bearer realm="data-api"'
+  return new HttpProblem('UNAUTHORIZED', detail, { headers: { 'www-authenticate': challenge } })
+}
+
+/**
+ * Authentication and quota for every /api/v1 request, in this order:
+ * 1. the key's shape and checksum (no I/O), 2. the key's identity (memory, else Postgres),
+ * 3. one atomic check-and-count in Redis. Refused requests (401, 429) are not counted.
+ */
+const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
+  fastify.decorateRequest('caller', null)
+
+  fastify.decorate('authenticateApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization
+    if (header === undefined || header === '') {
+      throw unauthorized('Send your API key in the header Authorization: Bearer <key>.')
+    }
+    const key = BEARER.exec(header)?.[1]
+    if (key === undefined) {
+      throw unauthorized('The Authorization header must read "Bearer <key>".', 'invalid_request')
+    }
+    if (!isWellFormedApiKey(key)) {
+      throw unauthorized('This is not a valid API key: check it was copied whole.', 'invalid_token')
+    }
+    const identity = await fastify.keyCache.identify(hashApiKey(key))
+    if (!identity)
+      throw unauthorized('This API key is unknown or has been revoked.', 'invalid_token')
+
+    let quota: QuotaDecision
+    try {
+      quota = await fastify.quota.consume(identity.keyId, PLAN_LIMITS[identity.plan].dailyRequests)
+    } catch (error) {
+      if (!(error instanceof QuotaUnavailableError)) throw error
+      fastify.quotaDecisions.inc({ decision: 'unavailable' })
+      throw new HttpProblem(
+        'SERVICE_UNAVAILABLE',
+        'Quotas cannot be checked right now; retry shortly.',
+        {
+          headers: { 'retry-after': '5' },
+        },
+      )
+    }
+    setRateLimitFields(reply, quota)
+    if (!quota.allowed) {
+      fastify.quotaDecisions.inc({ decision: 'refused' })
+      throw new HttpProblem(
+        'QUOTA_EXCEEDED',
+        `This key has used its ${quota.limit.toLocaleString('en')} requests for today (${identity.plan} plan). ` +
+          `The quota resets at ${quota.resetsAt.toISOString()}.`,
+        {
+          extra: { limit: quota.limit, used: quota.used, resets_at: quota.resetsAt.toISOString() },
+          headers: { 'retry-after': String(quota.resetSeconds) },
+        },
+      )
+    }
+    fastify.quotaDecisions.inc({ decision: quota.degraded ? 'allowed_degraded' : 'allowed' })
+    const previous = fastify.lastUsed.note(identity.keyId, fastify.clock())
+    request.caller = { identity, quota, previousUse: previous ?? identity.lastUsedAt }
+  })
+}
+
+export default fp(apiKeyAuth, {
+  name: 'api-key-auth',
+  fastify: '5.x',
+  dependencies: ['data-services'],
+})

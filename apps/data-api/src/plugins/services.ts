@@ -1,0 +1,90 @@
+import { Counter, createRedisClient } from '@repo/service-kit'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { Accounts } from '../lib/accounts.js'
+import { ApiKeys } from '../lib/api-keys.js'
+import { type Clock, systemClock } from '../lib/clock.js'
+import { KeyCache } from '../lib/key-cache.js'
+import { LastUsedWriter } from '../lib/last-used.js'
+import { QuotaStore } from '../lib/quota.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: Accounts
+    apiKeys: ApiKeys
+    keyCache: KeyCache
+    quota: QuotaStore
+    lastUsed: LastUsedWriter
+    clock: Clock
+    quotaDecisions: Counter<'decision'>
+  }
+}
+
+export interface ServicesOptions {
+  redisUrl: string
+  redisKeyPrefix: string
+  maxActiveKeys: number
+  keyCacheTtlMs: number
+  lastUsedFlushMs: number
+  quotaFailMode: 'open' | 'closed'
+  /** Tests move time; production uses the system clock. */
+  clock?: Clock
+}
+
+/** The data service's stores, built on the shared Postgres pool and Redis client. */
+const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
+  const quotaDecisions = new Counter({
+    name: 'quota_decisions_total',
+    help: 'Daily-quota decisions: allowed, refused, allowed_degraded (Redis down, fail open), unavailable (fail closed)',
+    labelNames: ['decision'] as const,
+    registers: [fastify.promRegistry],
+  })
+  const redisDown = (error: Error) => {
+    fastify.dependencyErrors.inc({ dependency: 'redis' })
+    fastify.log.warn({ err: error }, 'redis unavailable')
+  }
+  const clock = opts.clock ?? systemClock
+  const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys)
+
+  // Subscriptions need a connection of their own.
+  const subscriber = createRedisClient({ url: opts.redisUrl })
+  const keyCache = new KeyCache(apiKeys, fastify.redis, subscriber, {
+    ttlMs: opts.keyCacheTtlMs,
+    channel: `${opts.redisKeyPrefix}api-keys:invalidate`,
+    onError: redisDown,
+  })
+  await keyCache.start()
+
+  const lastUsed = new LastUsedWriter(
+    (times) => apiKeys.touch(times),
+    opts.lastUsedFlushMs,
+    (error) => {
+      fastify.dependencyErrors.inc({ dependency: 'postgres' })
+      fastify.log.warn({ err: error }, 'could not record key use')
+    },
+  )
+  lastUsed.start()
+
+  fastify.decorate('clock', clock)
+  fastify.decorate('accounts', new Accounts(fastify.pg))
+  fastify.decorate('apiKeys', apiKeys)
+  fastify.decorate('keyCache', keyCache)
+  fastify.decorate('lastUsed', lastUsed)
+  fastify.decorate('quotaDecisions', quotaDecisions)
+  fastify.decorate(
+    'quota',
+    new QuotaStore(fastify.redis, { clock, failMode: opts.quotaFailMode, onDegraded: redisDown }),
+  )
+
+  // Added after the pool and the Redis client, so these run before they close.
+  fastify.addHook('onClose', async () => {
+    await lastUsed.stop()
+    await keyCache.stop()
+  })
+}
+
+export default fp(services, {
+  name: 'data-services',
+  fastify: '5.x',
+  dependencies: ['postgres', 'redis', 'service-metrics'],
+})

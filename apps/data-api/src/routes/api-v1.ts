@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  cheapestPlanWith,
+  DataInfoResponse,
+  DataRequestBody,
+  DataResponse,
+  FEATURES,
+  type FeatureName,
+  PLAN_LIMITS,
+} from '@repo/contracts'
+import { HttpProblem } from '@repo/service-kit'
+import { Type } from 'typebox'
+import { FeatureOptionsError, runFeature } from '../features/index.js'
+import { quotaBody } from '../lib/rate-limit-fields.js'
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+})
+
+const rateLimitHeaders = {
+  RateLimit: Type.String({ description: '"daily";r=<remaining>;t=<seconds until reset>' }),
+  'RateLimit-Policy': Type.String({ description: '"daily";q=<daily limit>;w=86400' }),
+}
+
+const commonErrors = {
+  401: problem('Missing, malformed, unknown or revoked key (with WWW-Authenticate: Bearer)'),
+  429: problem("The key's daily quota is used up (with Retry-After); not counted"),
+  503: problem('Quotas cannot be checked (QUOTA_FAIL_MODE=closed and Redis down)'),
+}
+
+/** Bodies may be JSON-escaped (up to 6 bytes a character); the plan limit is checked on `data`. */
+const BODY_LIMIT = 8 * 1024 * 1024
+
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text)
+
+/** /api/v1: the keyed API. Every request is authenticated and counted before anything else. */
+const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.authenticateApiKey)
+  // JSON only: Fastify would otherwise read text/plain bodies as strings (a 400, not a 415).
+  fastify.removeContentTypeParser('text/plain')
+
+  fastify.get(
+    '/api/v1/data',
+    {
+      schema: {
+        tags: ['data'],
+        summary: 'Who you are: your account, this key, its quota today and your plan’s features',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: { ...DataInfoResponse, headers: rateLimitHeaders },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { identity, quota, previousUse } = request.caller as NonNullable<typeof request.caller>
+      const limits = PLAN_LIMITS[identity.plan]
+      return {
+        user: {
+          id: identity.userId,
+          email: identity.email,
+          plan: identity.plan,
+          created_at: identity.userCreatedAt.toISOString(),
+        },
+        key: {
+          id: identity.keyId,
+          name: identity.keyName,
+          prefix: identity.displayPrefix,
+          created_at: identity.keyCreatedAt.toISOString(),
+          last_used_at: previousUse ? previousUse.toISOString() : null,
+        },
+        quota: quotaBody(quota),
+        features: [...limits.features],
+        max_data_bytes: limits.maxDataBytes,
+      }
+    },
+  )
+
+  fastify.post(
+    '/api/v1/data',
+    {
+      bodyLimit: BODY_LIMIT,
+      schema: {
+        tags: ['data'],
+        summary: 'Run a feature on your text',
+        description:
+          'Body: `{ "data": "<text>", "options": { "feature": "<name>", ... } }`. The plan decides ' +
+          'which features are allowed and how large `data` may be (UTF-8 bytes).',
+        security: [{ bearerAuth: [] }],
+        body: DataRequestBody,
+        response: {
+          200: { ...DataResponse, headers: rateLimitHeaders },
+          400: problem('Invalid body, unknown feature (lists the allowed ones) or invalid options'),
+          403: problem('The feature is not in your plan (names the plan that has it)'),
+          413: problem('`data` is larger than your plan allows'),
+          415: problem('The body is not application/json'),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { identity, quota } = request.caller as NonNullable<typeof request.caller>
+      const limits = PLAN_LIMITS[identity.plan]
+      const { data, options } = request.body
+      const feature = options.feature as FeatureName
+      if (!FEATURES.includes(feature)) {
+        throw new HttpProblem(
+          'UNKNOWN_FEATURE',
+          `There is no feature "${clip(String(options.feature))}". Choose one of: ${FEATURES.join(', ')}.`,
+          { extra: { allowed: [...FEATURES], allowed_by_plan: [...limits.features] } },
+        )
+      }
+      if (!limits.features.includes(feature)) {
+        const required = cheapestPlanWith(feature)
+        throw new HttpProblem(
+          'FEATURE_NOT_IN_PLAN',
+          `The ${feature} feature is not in the ${identity.plan} plan; it comes with ${required}.`,
+          { extra: { feature, plan: identity.plan, required_plan: required } },
+        )
+      }
+      const bytes = Buffer.byteLength(data, 'utf8')
+      if (bytes > limits.maxDataBytes) {
+        throw new HttpProblem(
+          'PAYLOAD_TOO_LARGE',
+          `data is ${bytes.toLocaleString('en')} bytes; the ${identity.plan} plan accepts up to ${limits.maxDataBytes.toLocaleString('en')}.`,
+          {
+            extra: { data_bytes: bytes, max_data_bytes: limits.maxDataBytes, plan: identity.plan },
+          },
+        )
+      }
+      let result: unknown
+      try {
+        result = runFeature(feature, data, options)
+      } catch (error) {
+        if (error instanceof FeatureOptionsError)
+          throw new HttpProblem('INVALID_REQUEST', error.message)
+        throw error
+      }
+      // Results differ per feature; JSON.stringify avoids trying each schema of the union.
+      return reply.serializer(JSON.stringify).send({ feature, result, quota: quotaBody(quota) })
+    },
+  )
+}
+
+export default apiV1

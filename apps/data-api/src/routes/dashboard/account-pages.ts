@@ -1,0 +1,166 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { PLAN_LIMITS, PLANS, type Plan } from '@repo/contracts'
+import { HttpProblem } from '@repo/service-kit'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import type { User } from '../../lib/accounts.js'
+import { hashApiKey } from '../../lib/api-key.js'
+import { KeyLimitError } from '../../lib/api-keys.js'
+import { planRow, renderPage } from './page.js'
+
+export interface AccountPagesOptions {
+  maxActiveKeys: number
+}
+
+const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+const Csrf = Type.Optional(Type.String({ maxLength: 200 }))
+const KeyForm = Type.Object({ name: Type.String({ maxLength: 1000 }), _csrf: Csrf })
+const PlanForm = Type.Object({ plan: Type.String({ maxLength: 20 }), _csrf: Csrf })
+const EmptyForm = Type.Object({ _csrf: Csrf })
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: User | null
+  }
+}
+
+const pageSchema = (summary: string) => ({ tags: ['dashboard'], summary, hide: true })
+
+/** The signed-in pages: plan, keys (create, list with today's usage, revoke). */
+const accountPages: FastifyPluginAsyncTypebox<AccountPagesOptions> = async (fastify, opts) => {
+  fastify.decorateRequest('user', null)
+
+  // Every page here needs a signed-in user; others are sent to log in.
+  fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const userId = request.session.get('userId')
+    const user = userId ? await fastify.accounts.findById(userId) : undefined
+    if (!user) {
+      request.session.delete()
+      return reply.redirect('/login', 303)
+    }
+    request.user = user
+  })
+
+  async function showDashboard(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error?: string,
+    status = 200,
+  ) {
+    const user = request.user as User
+    const keys = await fastify.apiKeys.list(user.id)
+    const usage = await fastify.quota.usage(keys.filter((k) => !k.revoked_at).map((k) => k.id))
+    return renderPage(
+      request,
+      reply,
+      'dashboard',
+      {
+        title: 'Dashboard',
+        error,
+        limits: planRow(user.plan),
+        keys: keys.map((k) => ({ ...k, used: usage.get(k.id) ?? 0 })),
+        maxKeys: opts.maxActiveKeys,
+      },
+      user,
+      status,
+    )
+  }
+
+  fastify.get('/dashboard', { schema: pageSchema('Dashboard') }, async (request, reply) =>
+    showDashboard(request, reply),
+  )
+
+  fastify.post(
+    '/dashboard/keys',
+    {
+      preHandler: fastify.csrfProtection,
+      schema: { ...pageSchema('Create a key'), body: KeyForm },
+    },
+    async (request, reply) => {
+      const user = request.user as User
+      const name = request.body.name.trim()
+      if (name.length === 0 || name.length > 100) {
+        return showDashboard(request, reply, 'Give the key a name of 1 to 100 characters.', 400)
+      }
+      try {
+        const created = await fastify.apiKeys.create(user.id, name)
+        // Clears a cached "unknown key" left by anyone who tried this key before it existed.
+        await fastify.keyCache.evictKey(hashApiKey(created.key))
+        request.log.info({ key_id: created.row.id, user_id: user.id }, 'api key created')
+        const origin = `${request.protocol}://${request.host}`
+        return renderPage(
+          request,
+          reply,
+          'key-created',
+          { title: 'New key', key: created.key, name, origin },
+          user,
+        )
+      } catch (error) {
+        if (error instanceof KeyLimitError) return showDashboard(request, reply, error.message, 409)
+        throw error
+      }
+    },
+  )
+
+  async function ownKey(request: FastifyRequest, id: string) {
+    const user = request.user as User
+    const key = UUID.test(id) ? await fastify.apiKeys.get(user.id, id) : undefined
+    // Another user's key is answered exactly like a key that does not exist.
+    if (!key || key.revoked_at) throw new HttpProblem('NOT_FOUND', 'There is no such active key.')
+    return key
+  }
+
+  fastify.get(
+    '/dashboard/keys/:id/revoke',
+    { schema: { ...pageSchema('Confirm revoking a key'), params: KeyParams } },
+    async (request, reply) => {
+      const key = await ownKey(request, request.params.id)
+      return renderPage(
+        request,
+        reply,
+        'revoke',
+        { title: 'Revoke key', key },
+        request.user as User,
+      )
+    },
+  )
+
+  fastify.post(
+    '/dashboard/keys/:id/revoke',
+    {
+      preHandler: fastify.csrfProtection,
+      schema: { ...pageSchema('Revoke a key'), params: KeyParams, body: EmptyForm },
+    },
+    async (request, reply) => {
+      const key = await ownKey(request, request.params.id)
+      const hash = await fastify.apiKeys.revoke((request.user as User).id, key.id)
+      if (hash) await fastify.keyCache.evictKey(hash)
+      request.log.info({ key_id: key.id }, 'api key revoked')
+      request.session.set('flash', `Key “${key.name}” is revoked.`)
+      return reply.redirect('/dashboard', 303)
+    },
+  )
+
+  fastify.post(
+    '/dashboard/plan',
+    {
+      preHandler: fastify.csrfProtection,
+      schema: { ...pageSchema('Change plan'), body: PlanForm },
+    },
+    async (request, reply) => {
+      const plan = request.body.plan as Plan
+      if (!PLANS.includes(plan))
+        return showDashboard(request, reply, 'Choose one of the plans.', 400)
+      const user = await fastify.accounts.changePlan((request.user as User).id, plan)
+      if (user) await fastify.keyCache.evictUser(user.id)
+      request.session.set(
+        'flash',
+        `You are now on the ${plan} plan: ${PLAN_LIMITS[plan].dailyRequests.toLocaleString('en')} requests per key per day.`,
+      )
+      return reply.redirect('/dashboard', 303)
+    },
+  )
+}
+
+export default accountPages
