@@ -7,10 +7,12 @@ import { serverOverrides } from './server-options.js'
 const config = loadDataApiConfig()
 
 await startServer({
+  name: 'data-api',
   config,
   app,
   fastifyOverrides: serverOverrides,
-  beforeStart: async (log) => {
-    if (config.MIGRATE_ON_START) await prepareDatabase(config.DATABASE_URL, log)
+  // The stores may have been swapped for embedded ones: use the config startServer passes.
+  beforeStart: async (log, resolved) => {
+    if (resolved.MIGRATE_ON_START) await prepareDatabase(resolved.DATABASE_URL, log)
   },
 })

@@ -6,9 +6,11 @@ import { prepareDatabase } from './lib/database.js'
 const config = loadQuotesConfig()
 
 await startServer({
+  name: 'quotes',
   config,
   app,
-  beforeStart: async (log) => {
-    if (config.MIGRATE_ON_START) await prepareDatabase(config.DATABASE_URL, log)
+  // The stores may have been swapped for embedded ones: use the config startServer passes.
+  beforeStart: async (log, resolved) => {
+    if (resolved.MIGRATE_ON_START) await prepareDatabase(resolved.DATABASE_URL, log)
   },
 })

@@ -33,6 +33,12 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
     /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
     SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
     PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    /**
+     * `auto`: with no DATABASE_URL / REDIS_URL set and nothing answering at the defaults, run on
+     * embedded stores (PGlite in EMBEDDED_DATA_DIR, an in-process Redis). `off`: never (images).
+     */
+    EMBEDDED_STORES: Type.Enum(['auto', 'off'], { default: 'auto' }),
+    EMBEDDED_DATA_DIR: Type.String({ default: '.data', minLength: 1 }),
   } satisfies TProperties
 }
 

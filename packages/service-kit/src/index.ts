@@ -8,6 +8,7 @@ export {
   LOG_LEVELS,
   loadConfig,
 } from './config.js'
+export { answers, EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
 export { fastifyOptions } from './fastify-options.js'
 export { ensureDatabase, type MigrateOptions, migrate } from './migrate.js'

@@ -6,13 +6,16 @@ import Fastify, {
 } from 'fastify'
 import { pino } from 'pino'
 import type { BaseConfig } from './config.js'
+import { resolveStores } from './embedded.js'
 import { fastifyOptions } from './fastify-options.js'
 
 export interface StartServerOptions<C extends BaseConfig> {
+  /** The service's name: names its embedded-store folder and its log lines. */
+  name: string
   config: C
   app: FastifyPluginAsync<{ config: C }>
   /** Runs before the app is built, e.g. migrations. */
-  beforeStart?: (log: FastifyInstance['log']) => Promise<void>
+  beforeStart?: (log: FastifyInstance['log'], config: C) => Promise<void>
   /** Options this service sets differently from fastifyOptions' defaults. */
   fastifyOverrides?: FastifyServerOptions
 }
@@ -23,7 +26,7 @@ export interface StartServerOptions<C extends BaseConfig> {
  * (plugins' onClose hooks); a second signal or the grace period ending exits at once.
  */
 export async function startServer<C extends BaseConfig>(opts: StartServerOptions<C>) {
-  const { config } = opts
+  let config = opts.config
   // Buffered, asynchronous log writes: a write(2) per request line costs more than the request.
   // Flushed at least every 250 ms, and synchronously at exit.
   const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 })
@@ -38,7 +41,35 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   })
 
   try {
-    await opts.beforeStart?.(server.log)
+    const stores = await resolveStores({
+      service: opts.name,
+      mode: config.EMBEDDED_STORES,
+      databaseUrl: config.DATABASE_URL,
+      redisUrl: config.REDIS_URL,
+      databaseUrlSet: Boolean(process.env.DATABASE_URL),
+      redisUrlSet: Boolean(process.env.REDIS_URL),
+      dataDir: config.EMBEDDED_DATA_DIR,
+    })
+    if (stores.embedded.postgres || stores.embedded.redis) {
+      config = {
+        ...config,
+        DATABASE_URL: stores.databaseUrl,
+        REDIS_URL: stores.redisUrl,
+        // PGlite has one session: one pooled connection keeps transactions apart.
+        PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,
+      }
+      server.log.warn(
+        {
+          postgres: stores.embedded.postgres ? `PGlite in ${stores.embedded.postgres}` : 'external',
+          redis: stores.embedded.redis ? 'in-process (counts reset on restart)' : 'external',
+        },
+        `*** ${opts.name} is running on EMBEDDED STORES: no Postgres/Redis was configured or ` +
+          'answering. Fine for trying it out; not for production (set DATABASE_URL and REDIS_URL, ' +
+          'or EMBEDDED_STORES=off to fail instead). ***',
+      )
+      server.addHook('onClose', async () => stores.close())
+    }
+    await opts.beforeStart?.(server.log, config)
     await server.register(opts.app, { config })
     await server.listen({ host: config.HOST, port: config.PORT })
   } catch (error) {

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
+import RedisMock from 'ioredis-mock'
+import { EMBEDDED_REDIS_URL } from '../embedded.js'
 import { redactUrl } from '../redact.js'
 
 declare module 'fastify' {
@@ -17,6 +19,10 @@ export interface RedisPluginOptions {
 }
 
 export function createRedisClient(opts: RedisPluginOptions): Redis {
+  if (opts.url === EMBEDDED_REDIS_URL) {
+    // In-process Redis for a local run without one; instances share data and pub/sub.
+    return new RedisMock({ keyPrefix: opts.keyPrefix ?? '', lazyConnect: true }) as unknown as Redis
+  }
   return new Redis(opts.url, {
     keyPrefix: opts.keyPrefix ?? '',
     // Fail commands at once while disconnected instead of queueing them: callers decide
@@ -33,7 +39,7 @@ export function createRedisClient(opts: RedisPluginOptions): Redis {
 
 /** Connects and waits until ready, so `app.ready()` fails fast when Redis is missing. */
 export async function connectRedis(client: Redis): Promise<void> {
-  await client.connect()
+  if (client.status === 'wait') await client.connect()
 }
 
 const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts) => {
