@@ -17,7 +17,8 @@ import { francAll } from 'franc'
  */
 
 const SAMPLE_CHARACTERS = 2048
-const NOISE = /\b(?:https?:\/\/|www\.)\S+|\S+@\S+\.\S+/gi
+/** URLs and e-mail addresses (bounded, so that no input makes this slow). */
+const NOISE = /\b(?:https?:\/\/|www\.)\S+|[^\s@]{1,64}@[^\s@]{1,255}/gi
 const LETTER = /\p{L}/gu
 /**
  * Sharpness of the softmax over franc's scores (which differ by a few hundredths). Chosen on

@@ -29,8 +29,16 @@ const IPV4 = /(?<![\p{L}\p{N}_.])\d{1,3}(?:\.\d{1,3}){3}(?![\p{L}\p{N}_]|\.\d)/g
 const IPV6 =
   /(?<![\p{L}\p{N}_:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?(?:%[0-9A-Za-z]{1,15})?(?![\p{L}\p{N}_:])/gu
 
-/** 13 to 19 digits, optionally in groups split by single spaces or hyphens; Luhn-checked. */
-const CARD = /(?<![\p{N}]|[\p{N}][ -])\d(?:[ -]?\d){12,18}(?![ -]?\p{N})/gu
+/**
+ * Groups of digits split by single spaces or hyphens: card numbers are looked for inside them
+ * (13 to 19 digits, Luhn-valid), as one group or as groups of 3 to 6 digits that start with a
+ * group of four (4111 1111 1111 1111, 3782 822463 10005), so that a list of numbers written
+ * side by side is not read as one.
+ */
+const DIGIT_GROUPS = /(?<![\p{L}\p{N}_])\d+(?:[ -]\d+)*(?![\p{L}\p{N}_])/gu
+const DIGITS = /\d+/g
+/** Most groups a card number is written in (4-4-4-4-3). */
+const MAX_CARD_GROUPS = 5
 
 /**
  * Phone numbers: international (`+`, then 7 to 15 digits with spaces, dots, hyphens or
@@ -58,14 +66,66 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0
 }
 
-const DETECTORS: Record<RedactKind, { pattern: RegExp; valid: (match: string) => boolean }> = {
-  emails: { pattern: EMAIL, valid: () => true },
-  ips: { pattern: IPV4, valid: (match) => isIPv4(match) },
-  cards: { pattern: CARD, valid: (match) => luhn(match.replace(/[ -]/g, '')) },
-  phones: { pattern: PHONE, valid: () => true },
+type Span = [start: number, end: number]
+type Detector = (data: string) => Span[]
+
+/** Spans of `pattern` whose text passes `valid`. */
+const byPattern =
+  (pattern: RegExp, valid: (match: string) => boolean = () => true): Detector =>
+  (data) => {
+    const spans: Span[] = []
+    for (const match of data.matchAll(pattern)) {
+      if (valid(match[0])) spans.push([match.index, match.index + match[0].length])
+    }
+    return spans
+  }
+
+/** Card numbers inside each run of digit groups: the longest valid window first. */
+function findCards(data: string): Span[] {
+  const spans: Span[] = []
+  for (const run of data.matchAll(DIGIT_GROUPS)) {
+    const groups = [...run[0].matchAll(DIGITS)].map((group) => ({
+      start: run.index + group.index,
+      digits: group[0],
+    }))
+    let first = 0
+    while (first < groups.length) {
+      let taken = -1
+      const lastPossible = Math.min(groups.length, first + MAX_CARD_GROUPS) - 1
+      for (let last = lastPossible; last >= first && taken < 0; last--) {
+        const window = groups.slice(first, last + 1)
+        const digits = window.map((group) => group.digits).join('')
+        if (digits.length < 13 || digits.length > 19) continue
+        const grouped =
+          window.length === 1 ||
+          (window[0]?.digits.length === 4 &&
+            window.every((group) => group.digits.length >= 3 && group.digits.length <= 6))
+        if (grouped && luhn(digits)) taken = last
+      }
+      if (taken < 0) {
+        first++
+        continue
+      }
+      const start = groups[first]?.start ?? 0
+      const end = groups[taken] as { start: number; digits: string }
+      spans.push([start, end.start + end.digits.length])
+      first = taken + 1
+    }
+  }
+  return spans
 }
 
-/** Order in which overlapping findings are preferred when they start at the same place. */
+const DETECTORS: Record<RedactKind, Detector> = {
+  emails: byPattern(EMAIL),
+  ips: (data) => [
+    ...byPattern(IPV4, isIPv4)(data),
+    ...byPattern(IPV6, (match) => HEX_DIGIT.test(match) && isIPv6(match))(data),
+  ],
+  cards: findCards,
+  phones: byPattern(PHONE),
+}
+
+/** Which kind wins when two findings start at the same place. */
 const PRIORITY: RedactKind[] = ['emails', 'ips', 'cards', 'phones']
 
 interface Finding {
@@ -75,26 +135,13 @@ interface Finding {
   rank: number
 }
 
-function find(data: string, kind: RedactKind, rank: number, into: Finding[]): void {
-  const scan = (pattern: RegExp, valid: (match: string) => boolean) => {
-    for (const match of data.matchAll(pattern)) {
-      if (!valid(match[0])) continue
-      into.push({ start: match.index, end: match.index + match[0].length, kind, rank })
-    }
-  }
-  const { pattern, valid } = DETECTORS[kind]
-  scan(pattern, valid)
-  if (kind === 'ips') {
-    scan(IPV6, (match) => HEX_DIGIT.test(match) && isIPv6(match))
-  }
-}
-
 export function redact(data: string, options: RedactOptions): RedactResult {
   const kinds = new Set<RedactKind>(options.kinds ?? REDACT_KINDS)
   const mask = options.mask ?? REDACT_DEFAULT_MASK
   const findings: Finding[] = []
   PRIORITY.forEach((kind, rank) => {
-    if (kinds.has(kind)) find(data, kind, rank, findings)
+    if (!kinds.has(kind)) return
+    for (const [start, end] of DETECTORS[kind](data)) findings.push({ start, end, kind, rank })
   })
   findings.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end)
 

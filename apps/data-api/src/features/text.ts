@@ -42,14 +42,19 @@ const splitter = (nlp.methods() as { one: { tokenize: { splitSentences: SplitSen
   .tokenize.splitSentences
 const world = nlp.world()
 
+/** A line break inside a paragraph: neither the line before nor the line after is blank. */
+const LINE_BREAK_IN_PARAGRAPH = /(?<![\r\n][^\S\r\n]*)(?:\r\n|\r|\n)(?![^\S\r\n]*(?:[\r\n]|$))/g
+
 /**
  * Sentences of `text`, as compromise's tokenizer splits them (without tagging, so it is fast:
  * about 0.1 s a megabyte), each with its trailing whitespace; pieces without a letter or
- * digit are dropped.
+ * digit are dropped. compromise ends a sentence at every line break: hard-wrapped text would
+ * fall apart into lines, so line breaks inside a paragraph are read as spaces (a blank line
+ * still ends a sentence).
  */
 export function splitSentences(text: string): string[] {
   if (!hasContent(text)) return []
-  return splitter(text, world).filter(hasContent)
+  return splitter(text.replace(LINE_BREAK_IN_PARAGRAPH, ' '), world).filter(hasContent)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,13 @@ function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token
  */
 const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
   fastify.decorateRequest('caller', null)
+  // Labelled counters resolved once: looking labels up per request costs more than counting.
+  const decisions = {
+    allowed: fastify.quotaDecisions.labels('allowed'),
+    allowedDegraded: fastify.quotaDecisions.labels('allowed_degraded'),
+    refused: fastify.quotaDecisions.labels('refused'),
+    unavailable: fastify.quotaDecisions.labels('unavailable'),
+  }
 
   fastify.decorate('authenticateApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization
@@ -61,7 +68,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
       quota = await fastify.quota.consume(identity.keyId, PLAN_LIMITS[identity.plan].dailyRequests)
     } catch (error) {
       if (!(error instanceof QuotaUnavailableError)) throw error
-      fastify.quotaDecisions.inc({ decision: 'unavailable' })
+      decisions.unavailable.inc()
       throw new HttpProblem(
         'SERVICE_UNAVAILABLE',
         'Quotas cannot be checked right now; retry shortly.',
@@ -72,7 +79,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     }
     setRateLimitFields(reply, quota)
     if (!quota.allowed) {
-      fastify.quotaDecisions.inc({ decision: 'refused' })
+      decisions.refused.inc()
       throw new HttpProblem(
         'QUOTA_EXCEEDED',
         `This key has used its ${quota.limit.toLocaleString('en')} requests for today (${identity.plan} plan). ` +
@@ -83,7 +90,8 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
         },
       )
     }
-    fastify.quotaDecisions.inc({ decision: quota.degraded ? 'allowed_degraded' : 'allowed' })
+    if (quota.degraded) decisions.allowedDegraded.inc()
+    else decisions.allowed.inc()
     const previous = fastify.lastUsed.note(identity.keyId, fastify.clock())
     request.caller = { identity, quota, previousUse: previous ?? identity.lastUsedAt }
   })
