@@ -138,7 +138,10 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
         throw error
       }
       // Results differ per feature; JSON.stringify avoids trying each schema of the union.
-      return reply.serializer(JSON.stringify).send({ feature, result, quota: quotaBody(quota) })
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ feature, result, quota: quotaBody(quota) })
     },
   )
 }

@@ -55,6 +55,7 @@ describe('POST /api/v1/data', () => {
       options: { feature: 'stats' },
     })
     expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
     const body = res.json()
     expect(body.feature).toBe('stats')
     expect(body.result.words).toBe(5)
