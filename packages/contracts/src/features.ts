@@ -170,7 +170,9 @@ const LanguageCode = Type.String({
   description: 'ISO 639-3 code; `und` when undetermined',
   examples: ['eng', 'fra', 'und'],
 })
-const LanguageName = Type.String({ description: 'English name of the language' })
+const LanguageName = Type.String({
+  description: 'English name of the language (the code itself when ICU does not know it)',
+})
 const Confidence = Type.Number({
   minimum: 0,
   maximum: 1,

@@ -20,6 +20,7 @@ import { splitSentences, stopWordsFor, WORD_PATTERN } from './text.js'
  */
 
 const BATCH_CHARACTERS = 20_000
+const MAX_SENTENCE_CHARACTERS = 500
 const UPPERCASE_START = /^\p{Lu}/u
 const PRONOUN_I = new Set(['I', "I'm", 'I’m', "I'll", 'I’ll', "I've", 'I’ve', "I'd", 'I’d'])
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu
@@ -36,6 +37,27 @@ function mayHoldNames(sentence: string): boolean {
     first = false
   }
   return false
+}
+
+/**
+ * A "sentence" longer than MAX_SENTENCE_CHARACTERS (a list, a table, text without full stops)
+ * cut at spaces into pieces about that long: compromise's time grows faster than the length
+ * of a sentence.
+ */
+function pieces(sentence: string): string[] {
+  if (sentence.length <= MAX_SENTENCE_CHARACTERS) return [sentence]
+  const result: string[] = []
+  let start = 0
+  while (start < sentence.length) {
+    let end = Math.min(sentence.length, start + MAX_SENTENCE_CHARACTERS)
+    if (end < sentence.length) {
+      const space = sentence.lastIndexOf(' ', end)
+      if (space > start) end = space + 1
+    }
+    result.push(sentence.slice(start, end))
+    start = end
+  }
+  return result
 }
 
 function tidy(name: string): string {
@@ -60,7 +82,7 @@ export function entities(data: string, _options: EntitiesOptions): EntitiesResul
   const unique = new Set<string>()
   let analyzed = 0
   let truncated = false
-  for (const sentence of splitSentences(data)) {
+  for (const sentence of splitSentences(data).flatMap(pieces)) {
     const trimmed = sentence.trim()
     if (unique.has(trimmed) || !mayHoldNames(trimmed)) continue
     if (analyzed + trimmed.length > ENTITIES_MAX_ANALYZED_CHARACTERS) {

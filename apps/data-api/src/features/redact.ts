@@ -11,8 +11,8 @@ import {
  * Each kind is found by a regular expression over the original text, then checked (Luhn for
  * card numbers, node:net for IP addresses). Overlaps are settled by position, then by kind in
  * the order e-mails, IP addresses, cards, phones; the text is rebuilt once, each masked code
- * point replaced by the mask character. Every quantifier is bounded, so no input makes the
- * expressions backtrack for long.
+ * point replaced by the mask character. Every quantifier is bounded or unambiguous, so no input
+ * makes the expressions backtrack for long.
  */
 
 /** An e-mail address: a dot-atom local part (ASCII or letters) and a domain with a TLD. */

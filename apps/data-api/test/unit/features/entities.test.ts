@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { entities } from '../../../src/features/entities.js'
+
+const run = (text: string) => entities(text, { feature: 'entities' })
+
+describe('entities', () => {
+  it('finds people, places and organisations in a sentence', () => {
+    const result = run('Barack Obama met executives from Microsoft in Paris on Tuesday.')
+    expect(result.people).toContain('Barack Obama')
+    expect(result.places).toContain('Paris')
+    expect(result.organisations).toContain('Microsoft')
+    expect(result.truncated).toBe(false)
+  })
+
+  it('finds several of each, in order of appearance', () => {
+    const result = run(
+      'Angela Merkel and Emmanuel Macron met in Berlin. Later Google and the United Nations ' +
+        'announced a partnership in New York.',
+    )
+    expect(result.people).toEqual(['Angela Merkel', 'Emmanuel Macron'])
+    expect(result.places).toEqual(expect.arrayContaining(['Berlin', 'New York']))
+    expect(result.organisations).toEqual(expect.arrayContaining(['Google', 'United Nations']))
+  })
+
+  it('deduplicates ignoring case and keeps names tidy', () => {
+    const result = run(
+      "Paris is big. I love Paris! Obama's speech was long. Dr. Jane Goodall spoke after Obama.",
+    )
+    expect(result.places).toEqual(['Paris'])
+    expect(result.people).toContain('Obama')
+    expect(result.people).toContain('Jane Goodall')
+    for (const name of [...result.people, ...result.places, ...result.organisations]) {
+      expect(name).toBe(name.trim())
+      expect(name).not.toMatch(/[.,;:!?'’]$/)
+    }
+  })
+
+  it('finds nothing in a text without names', () => {
+    expect(run('the cat sat on the mat. it was happy.')).toEqual({
+      people: [],
+      places: [],
+      organisations: [],
+      truncated: false,
+    })
+    expect(run('')).toEqual({ people: [], places: [], organisations: [], truncated: false })
+  })
+
+  it('finds a name at the start of a sentence', () => {
+    expect(run('Paris is lovely in the spring.').places).toEqual(['Paris'])
+  })
+})
