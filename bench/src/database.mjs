@@ -1,0 +1,49 @@
+// Postgres housekeeping for the benchmark databases (admin connection to the `postgres` database).
+import pg from 'pg'
+import { databaseUrl } from './config.mjs'
+
+async function withClient(database, fn) {
+  const client = new pg.Client({ connectionString: databaseUrl(database) })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}
+
+const quoted = (name) => `"${name.replace(/"/g, '""')}"`
+
+export async function dropDatabase(name) {
+  await withClient('postgres', (client) =>
+    client.query(`DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`),
+  )
+}
+
+/** Drops and creates `name`, empty: the service migrates and seeds it at start-up. */
+export async function recreateDatabase(name) {
+  await dropDatabase(name)
+  await withClient('postgres', (client) => client.query(`CREATE DATABASE ${quoted(name)}`))
+}
+
+/**
+ * What a quotes database holds: { synthetic, seed, index } (counts of quotes by origin, and
+ * whether the trigram search index exists), or undefined when the database or table is missing.
+ */
+export async function quotesInventory(name) {
+  const exists = await withClient('postgres', (client) =>
+    client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]),
+  )
+  if (exists.rowCount === 0) return undefined
+  return withClient(name, async (client) => {
+    const table = await client.query("SELECT to_regclass('public.quotes') AS t")
+    if (table.rows[0].t === null) return undefined
+    const { rows } = await client.query(
+      `SELECT count(*) FILTER (WHERE source = 'synthetic')::int AS synthetic,
+              count(*) FILTER (WHERE source <> 'synthetic')::int AS seed,
+              EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'quotes_search_text_trgm') AS index
+         FROM quotes`,
+    )
+    return rows[0]
+  })
+}
