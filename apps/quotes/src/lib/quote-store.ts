@@ -33,6 +33,8 @@ const EMPTY = new Int32Array(0)
 export class QuoteStore {
   private nums: Int32Array = EMPTY
   private loadedAt = 0
+  /** Changes at every (re)load: caches built on the corpus key on it. */
+  version = 0
   private refreshing: Promise<void> | undefined
   private readonly quotes: LRUCache<number, StoredQuote>
   private readonly matches: LRUCache<string, Int32Array>
@@ -68,9 +70,11 @@ export class QuoteStore {
     }
     this.nums = nums
     this.loadedAt = Date.now()
+    this.version += 1
   }
 
-  private maybeRefresh(): void {
+  /** Starts a background reload when the corpus view is older than refreshMs. */
+  maybeRefresh(): void {
     if (this.refreshing || Date.now() - this.loadedAt < this.opts.refreshMs) return
     this.refreshing = this.load()
       .catch(() => {

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { QuoteParams, SEARCH_DEFAULT_LIMIT, SearchQuery } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
-import { negotiate } from '../lib/negotiate.js'
+import { type Format, negotiate } from '../lib/negotiate.js'
 import { clampLimit, pageInfo } from '../lib/pagination.js'
 import {
   type SearchPage,
@@ -18,6 +19,25 @@ import { quoteByIdResponses, quoteResponses, searchResponses } from './schemas.j
 
 export interface QuoteRoutesOptions {
   cacheMaxAgeSeconds: number
+}
+
+interface Rendered {
+  body: string
+  etag: string
+}
+
+function sendRendered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: Format,
+  page: Rendered,
+) {
+  return sendCacheable(
+    request,
+    reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE),
+    page.etag,
+    page.body,
+  )
 }
 
 /** The schema has checked the digits; this only turns them into a number. */
@@ -75,6 +95,9 @@ async function sendPage(
 const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastify, opts) => {
   const cacheControl = `public, max-age=${opts.cacheMaxAgeSeconds}`
   const store = fastify.quoteStore
+  // Search pages as sent (JSON and text), keyed by the corpus version, so a reload of the corpus
+  // retires them all at once.
+  const rendered = new LRUCache<string, Rendered>({ max: 5_000 })
 
   for (const url of ['/api', '/']) {
     fastify.get(
@@ -151,37 +174,42 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
             response: searchResponses,
           },
         },
-        async (request, reply) => {
+        (request, reply) => {
           const term = request.query.term ?? ''
           const invalid = termProblem(term)
           if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
           const limit = clampLimit(optionalInt(request.query.limit))
-          const info = pageInfo(0, optionalInt(request.query.page) ?? 1, limit)
-          const found = await store.search(term, info.offset, limit)
-          const page: SearchPage = {
-            info: pageInfo(found.total, info.current_page, limit),
-            term,
-            total: found.total,
-            results: found.results,
-          }
+          const pageNumber = optionalInt(request.query.page) ?? 1
+          const format = negotiate(request.headers.accept)
           reply.header('cache-control', cacheControl).header('vary', 'Accept')
-          switch (negotiate(request.headers.accept)) {
-            case 'json': {
-              const body = searchPageJson(page)
-              return sendCacheable(request, reply.type(JSON_TYPE), etagOf(body), body)
+          // Popular pages are served as stored bytes, without awaiting anything.
+          const key = `${store.version}|${format}|${limit}|${pageNumber}|${term}`
+          const cached = rendered.get(key)
+          if (cached) {
+            store.maybeRefresh()
+            return sendRendered(request, reply, format, cached)
+          }
+
+          return store.search(term, (pageNumber - 1) * limit, limit).then((found) => {
+            const page: SearchPage = {
+              info: pageInfo(found.total, pageNumber, limit),
+              term,
+              total: found.total,
+              results: found.results,
             }
-            case 'text': {
-              const body = searchPageText(page)
-              return sendCacheable(request, reply.type(TEXT_TYPE), etagOf(body), body)
-            }
-            default:
+            if (format === 'html') {
               return sendPage(request, reply, 'search', true, {
                 title: term ? `Search: ${term}` : 'All quotes',
                 term,
                 page: searchPageObject(page),
                 links: searchLinks(page, SEARCH_DEFAULT_LIMIT),
               })
-          }
+            }
+            const body = format === 'json' ? searchPageJson(page) : searchPageText(page)
+            const entry = { body, etag: etagOf(body) }
+            rendered.set(key, entry)
+            return sendRendered(request, reply, format, entry)
+          })
         },
       )
     }
