@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join, resolve } from 'node:path'
+import type { Redis } from 'ioredis'
 
 /**
  * Embedded stores for a local run with nothing installed: when no DATABASE_URL / REDIS_URL is
@@ -12,6 +13,18 @@ import { join, resolve } from 'node:path'
 
 /** REDIS_URL meaning "the in-process Redis" (see createRedisClient). */
 export const EMBEDDED_REDIS_URL = 'redis://embedded.invalid:6379'
+
+// The embedded stores' libraries are development dependencies of this package: a workspace
+// install (`pnpm install && pnpm start`) has them, production images (`pnpm deploy --prod`) do
+// not, and nothing loads them unless a fallback actually happens.
+type RedisMockConstructor = new (options: object) => Redis
+let RedisMock: RedisMockConstructor | undefined
+
+/** A client of the in-process Redis; resolveStores must have chosen it (and loaded it) first. */
+export function embeddedRedis(options: { keyPrefix: string; lazyConnect: boolean }): Redis {
+  if (!RedisMock) throw new Error('the embedded Redis was not started (see resolveStores)')
+  return new RedisMock(options)
+}
 
 export interface EmbeddedDecision {
   databaseUrl: string
@@ -91,6 +104,7 @@ export async function resolveStores(opts: ResolveStoresOptions): Promise<Embedde
     decision.close = pglite.close
   }
   if (!redisUp) {
+    RedisMock = (await import('ioredis-mock')).default as unknown as RedisMockConstructor
     decision.redisUrl = EMBEDDED_REDIS_URL
     decision.embedded.redis = true
   }

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import RedisMock from 'ioredis-mock'
-import { EMBEDDED_REDIS_URL } from '../embedded.js'
+import { EMBEDDED_REDIS_URL, embeddedRedis } from '../embedded.js'
 import { redactUrl } from '../redact.js'
 
 declare module 'fastify' {
@@ -21,7 +20,7 @@ export interface RedisPluginOptions {
 export function createRedisClient(opts: RedisPluginOptions): Redis {
   if (opts.url === EMBEDDED_REDIS_URL) {
     // In-process Redis for a local run without one; instances share data and pub/sub.
-    return new RedisMock({ keyPrefix: opts.keyPrefix ?? '', lazyConnect: true }) as unknown as Redis
+    return embeddedRedis({ keyPrefix: opts.keyPrefix ?? '', lazyConnect: true })
   }
   return new Redis(opts.url, {
     keyPrefix: opts.keyPrefix ?? '',
