@@ -48,7 +48,8 @@ export async function startService(name, { instance = name, database, recreate =
   const url = `http://127.0.0.1:${port}`
   const handle = await startProcess({
     name: instance,
-    args: [service.entry],
+    // As the apps' start scripts and images run them (see their package.json and Dockerfile).
+    args: ['--max-old-space-size=512', service.entry],
     env: {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { type FastifyServerOptions, LogController } from 'fastify'
 import type { DestinationStream } from 'pino'
 import type { BaseConfig } from './config.js'
+import { lazyChildLogger } from './lazy-logger.js'
 
 // Request ids: a random prefix per process and a counter. Unique across replicas and restarts
 // without the cost of a UUID per request (which took a tenth of the API's throughput).
@@ -45,6 +46,7 @@ export function fastifyOptions(
       disableRequestLogging: true,
       requestIdLogLabel: 'request_id',
     }),
+    childLoggerFactory: lazyChildLogger,
     genReqId: (req) => {
       const supplied = req.headers['x-request-id']
       return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied)

@@ -1,4 +1,3 @@
-import { runner } from 'node-pg-migrate'
 import pg from 'pg'
 import { redactUrl } from './redact.js'
 
@@ -54,6 +53,8 @@ export interface MigrateOptions {
  */
 export async function migrate(opts: MigrateOptions): Promise<string[]> {
   await ensureDatabase(opts.databaseUrl, opts.log)
+  // Loaded here, not at start-up: the migration tool (and its loaders) is only needed this once.
+  const { runner } = await import('node-pg-migrate')
   const client = new pg.Client({ connectionString: opts.databaseUrl })
   await client.connect()
   try {

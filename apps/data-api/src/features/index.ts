@@ -7,13 +7,6 @@ import {
 } from '@repo/contracts'
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
-import { entities } from './entities.js'
-import { keywords } from './keywords.js'
-import { language } from './language.js'
-import { redact } from './redact.js'
-import { sentiment } from './sentiment.js'
-import { stats } from './stats.js'
-import { summary } from './summary.js'
 
 /*
  * The feature catalogue at run time: validates a request's options against the feature's own
@@ -31,14 +24,33 @@ type FeatureFunction<F extends FeatureName> = (
   options: FeatureOptionsMap[F],
 ) => FeatureResultMap[F]
 
-const FUNCTIONS: { [F in FeatureName]: FeatureFunction<F> } = {
-  stats,
-  sentiment,
-  keywords,
-  language,
-  entities,
-  summary,
-  redact,
+// Each feature's module (and the language libraries it needs, ~80 MB in all) is loaded on its
+// first use: an instance that only ever runs `stats` never holds compromise's lexicon or franc's
+// trigrams in memory.
+const LOADERS: { [F in FeatureName]: () => Promise<FeatureFunction<F>> } = {
+  stats: () => import('./stats.js').then((m) => m.stats),
+  sentiment: () => import('./sentiment.js').then((m) => m.sentiment),
+  keywords: () => import('./keywords.js').then((m) => m.keywords),
+  language: () => import('./language.js').then((m) => m.language),
+  entities: () => import('./entities.js').then((m) => m.entities),
+  summary: () => import('./summary.js').then((m) => m.summary),
+  redact: () => import('./redact.js').then((m) => m.redact),
+}
+const FUNCTIONS: { [F in FeatureName]?: FeatureFunction<F> } = {}
+
+export function isFeatureLoaded(feature: FeatureName): boolean {
+  return FUNCTIONS[feature] !== undefined
+}
+
+/** Loads a feature's module once; runFeature needs it loaded. */
+export async function loadFeature<F extends FeatureName>(feature: F): Promise<void> {
+  if (FUNCTIONS[feature] === undefined) {
+    ;(FUNCTIONS as Record<F, FeatureFunction<F>>)[feature] = await LOADERS[feature]()
+  }
+}
+
+export async function loadAllFeatures(): Promise<void> {
+  await Promise.all(FEATURES.map((feature) => loadFeature(feature)))
 }
 
 interface Entry {
@@ -165,6 +177,7 @@ export function runFeature<F extends FeatureName>(
     throw new FeatureOptionsError(explain(feature, entry, options))
   }
   const complete = entry.hasDefaults ? entry.validator.Default(options) : options
-  const run = FUNCTIONS[feature] as FeatureFunction<F>
+  const run = FUNCTIONS[feature] as FeatureFunction<F> | undefined
+  if (run === undefined) throw new Error(`the ${feature} feature is not loaded (call loadFeature)`)
   return run(data, complete as FeatureOptionsMap[F])
 }

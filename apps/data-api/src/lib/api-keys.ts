@@ -11,18 +11,25 @@ export interface ApiKeyRow {
   revoked_at: Date | null
 }
 
-/** What authenticating a request needs about a key and its owner (one row, one query). */
+/**
+ * What authenticating a request needs about a key and its owner (one row, one query). Times
+ * come as ISO 8601 strings, ready for the API's answers: they are formatted once per look-up
+ * rather than once per request.
+ */
 export interface KeyIdentity {
   keyId: string
   keyName: string
   displayPrefix: string
-  keyCreatedAt: Date
-  lastUsedAt: Date | null
+  keyCreatedAt: string
+  lastUsedAt: string | null
   userId: string
   email: string
   plan: Plan
-  userCreatedAt: Date
+  userCreatedAt: string
 }
+
+const ISO = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 export class KeyLimitError extends Error {
   override name = 'KeyLimitError'
@@ -100,8 +107,8 @@ export class ApiKeys {
   async identify(hash: Buffer): Promise<KeyIdentity | undefined> {
     const { rows } = await this.pool.query<KeyIdentity>(
       `SELECT k.id AS "keyId", k.name AS "keyName", k.display_prefix AS "displayPrefix",
-              k.created_at AS "keyCreatedAt", k.last_used_at AS "lastUsedAt",
-              u.id AS "userId", u.email, u.plan, u.created_at AS "userCreatedAt"
+              ${ISO('k.created_at')} AS "keyCreatedAt", ${ISO('k.last_used_at')} AS "lastUsedAt",
+              u.id AS "userId", u.email, u.plan, ${ISO('u.created_at')} AS "userCreatedAt"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],

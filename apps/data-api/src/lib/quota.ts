@@ -21,6 +21,8 @@ export interface QuotaDecision {
   used: number
   remaining: number
   resetsAt: Date
+  /** resetsAt as ISO 8601, formatted once a day. */
+  resetsAtIso: string
   /** Seconds until the reset. */
   resetSeconds: number
   /** Redis could not be asked: decided by QUOTA_FAIL_MODE, counted in memory meanwhile. */
@@ -33,6 +35,13 @@ export interface QuotaStoreOptions {
   onDegraded?: (error: Error) => void
 }
 
+interface Day {
+  name: string
+  startMs: number
+  resetsAt: Date
+  resetsAtIso: string
+}
+
 export class QuotaUnavailableError extends Error {
   override name = 'QuotaUnavailableError'
 }
@@ -42,6 +51,22 @@ export class QuotaStore {
   private readonly redis: RedisWithQuota
   /** Counts kept while Redis is unreachable (fail-open), so headers stay meaningful. */
   private readonly fallback = new Map<string, number>()
+  /** The current UTC day, worked out once a day instead of once a request. */
+  private day: Day | undefined
+
+  private dayOf(now: Date): Day {
+    const ms = now.getTime()
+    const day = this.day
+    if (day && ms >= day.startMs && ms < day.resetsAt.getTime()) return day
+    const resetsAt = nextUtcMidnight(now)
+    this.day = {
+      name: utcDay(now),
+      startMs: resetsAt.getTime() - 86_400_000,
+      resetsAt,
+      resetsAtIso: resetsAt.toISOString(),
+    }
+    return this.day
+  }
 
   constructor(
     redis: Redis,
@@ -59,10 +84,9 @@ export class QuotaStore {
 
   async consume(keyId: string, limit: number): Promise<QuotaDecision> {
     const now = this.opts.clock()
-    const day = utcDay(now)
-    const resetsAt = nextUtcMidnight(now)
+    const { name, resetsAt, resetsAtIso } = this.dayOf(now)
     const resetSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000))
-    const key = QuotaStore.key(keyId, day)
+    const key = QuotaStore.key(keyId, name)
     try {
       const [allowed, used] = await this.redis.quotaConsume(key, limit, resetsAt.getTime() / 1000)
       if (this.fallback.size > 0) this.fallback.clear()
@@ -72,6 +96,7 @@ export class QuotaStore {
         used,
         remaining: Math.max(limit - used, 0),
         resetsAt,
+        resetsAtIso,
         resetSeconds,
         degraded: false,
       }
@@ -87,6 +112,7 @@ export class QuotaStore {
         used,
         remaining: Math.max(limit - used, 0),
         resetsAt,
+        resetsAtIso,
         resetSeconds,
         degraded: true,
       }

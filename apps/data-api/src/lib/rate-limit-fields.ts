@@ -18,6 +18,6 @@ export function quotaBody(decision: QuotaDecision) {
     limit: decision.limit,
     used: decision.used,
     remaining: decision.remaining,
-    resets_at: decision.resetsAt.toISOString(),
+    resets_at: decision.resetsAtIso,
   }
 }

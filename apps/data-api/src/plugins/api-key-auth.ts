@@ -10,8 +10,8 @@ import { setRateLimitFields } from '../lib/rate-limit-fields.js'
 export interface ApiCaller {
   identity: KeyIdentity
   quota: QuotaDecision
-  /** When this key was used before this request, as far as we know. */
-  previousUse: Date | null
+  /** When this key was used before this request, as far as we know (ISO 8601). */
+  previousUse: string | null
 }
 
 declare module 'fastify' {
@@ -93,7 +93,11 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     if (quota.degraded) decisions.allowedDegraded.inc()
     else decisions.allowed.inc()
     const previous = fastify.lastUsed.note(identity.keyId, fastify.clock())
-    request.caller = { identity, quota, previousUse: previous ?? identity.lastUsedAt }
+    request.caller = {
+      identity,
+      quota,
+      previousUse: previous ? previous.toISOString() : identity.lastUsedAt,
+    }
   })
 }
 

@@ -10,7 +10,7 @@ import {
 } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
-import { FeatureOptionsError, runFeature } from '../features/index.js'
+import { FeatureOptionsError, isFeatureLoaded, loadFeature, runFeature } from '../features/index.js'
 import { quotaBody } from '../lib/rate-limit-fields.js'
 
 const problem = (description: string) => ({
@@ -61,14 +61,14 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           id: identity.userId,
           email: identity.email,
           plan: identity.plan,
-          created_at: identity.userCreatedAt.toISOString(),
+          created_at: identity.userCreatedAt,
         },
         key: {
           id: identity.keyId,
           name: identity.keyName,
           prefix: identity.displayPrefix,
-          created_at: identity.keyCreatedAt.toISOString(),
-          last_used_at: previousUse ? previousUse.toISOString() : null,
+          created_at: identity.keyCreatedAt,
+          last_used_at: previousUse,
         },
         quota: quotaBody(quota),
         features: [...limits.features],
@@ -129,6 +129,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           },
         )
       }
+      if (!isFeatureLoaded(feature)) await loadFeature(feature)
       let result: unknown
       try {
         result = runFeature(feature, data, options)

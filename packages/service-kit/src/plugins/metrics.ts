@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
 import fastifyMetricsModule from 'fastify-metrics'
 import fp from 'fastify-plugin'
 import client from 'prom-client'
+import { RequestDurations } from '../request-durations.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,28 +46,15 @@ const metricsPlugin: FastifyPluginAsync = async (fastify) => {
   fastify.decorate('dependencyErrors', dependencyErrors)
   fastify.decorate('promRegistry', registry)
 
-  // Request counts and latencies by method, route pattern and status: one observation per
-  // response, with the labelled child looked up once per distinct combination. Unknown routes
-  // (404s without a route) and the operations endpoints are not recorded.
-  const durations = new client.Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Request duration in seconds, by method, route and status',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  })
+  // Request counts and latencies by method, route pattern and status, one observation per
+  // response. Unknown routes (404s without a route) and the operations endpoints are left out.
+  const durations = new RequestDurations()
+  registry.registerMetric(durations as never)
   const skipped = new Set(['/metrics', '/health', '/ready'])
-  const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status_code'>>()
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url
     if (route !== undefined && !skipped.has(route)) {
-      const key = `${request.method} ${reply.statusCode} ${route}`
-      let child = children.get(key)
-      if (child === undefined) {
-        child = durations.labels(request.method, route, String(reply.statusCode))
-        children.set(key, child)
-      }
-      child.observe(reply.elapsedTime / 1000)
+      durations.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
     }
     done()
   })

@@ -1,7 +1,7 @@
 import { FEATURE_RESULTS, FEATURES, type FeatureName } from '@repo/contracts'
 import { Value } from 'typebox/value'
-import { describe, expect, it } from 'vitest'
-import { FeatureOptionsError, runFeature } from '../../../src/features/index.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
 
 const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
@@ -16,6 +16,10 @@ function optionsError(feature: FeatureName, options: unknown): string {
   }
   throw new Error('runFeature accepted the options')
 }
+
+beforeAll(async () => {
+  await loadAllFeatures()
+})
 
 describe('runFeature', () => {
   it.each(FEATURES)('runs %s and returns what its result schema describes', (feature) => {
