@@ -19,6 +19,9 @@ export interface PagesPluginOptions {
  */
 const pagesPlugin: FastifyPluginAsync<PagesPluginOptions> = async (fastify, opts) => {
   const eta = new Eta({ views: opts.views, cache: process.env.NODE_ENV !== 'development' })
+  // Declared here, @fastify/view skips the onRequest hook that gives every request (API calls
+  // included) an empty `reply.locals`; our templates take their data from the render call.
+  if (!fastify.hasReplyDecorator('locals')) fastify.decorateReply('locals', null)
   await fastify.register(fastifyView, {
     engine: { eta },
     root: opts.views,
