@@ -14,18 +14,19 @@ export const API_KEY_PATTERN = /^sk_[0-9A-Za-z]{38}$/
 /** Characters of the key shown in the dashboard: `sk_` and 8 of the random part. */
 const DISPLAY_LENGTH = PREFIX.length + 8
 
-function base62(value: bigint, length: number): string {
+/** `value` (an unsigned 32-bit integer: exact in a double) in `length` base62 digits. */
+function base62(value: number, length: number): string {
   let out = ''
   let rest = value
   for (let i = 0; i < length; i += 1) {
-    out = ALPHABET[Number(rest % 62n)] + out
-    rest /= 62n
+    out = ALPHABET[rest % 62] + out
+    rest = Math.floor(rest / 62)
   }
   return out
 }
 
 function checksum(random: string): string {
-  return base62(BigInt(crc32(random)), CHECKSUM_LENGTH)
+  return base62(crc32(random), CHECKSUM_LENGTH)
 }
 
 function randomBase62(length: number): string {

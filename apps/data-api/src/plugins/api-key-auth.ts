@@ -2,7 +2,7 @@ import { PLAN_LIMITS } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { hashApiKey, isWellFormedApiKey } from '../lib/api-key.js'
+import { isWellFormedApiKey } from '../lib/api-key.js'
 import type { KeyIdentity } from '../lib/api-keys.js'
 import { type QuotaDecision, QuotaUnavailableError } from '../lib/quota.js'
 import { setRateLimitFields } from '../lib/rate-limit-fields.js'
@@ -56,12 +56,20 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     if (key === undefined) {
       throw unauthorized('The Authorization header must read "Bearer <key>".', 'invalid_request')
     }
-    if (!isWellFormedApiKey(key)) {
-      throw unauthorized('This is not a valid API key: check it was copied whole.', 'invalid_token')
+    let identity = fastify.keyCache.peek(key)
+    if (identity === undefined) {
+      // Not known here: check its shape and checksum (no I/O) before asking Postgres.
+      if (!isWellFormedApiKey(key)) {
+        throw unauthorized(
+          'This is not a valid API key: check it was copied whole.',
+          'invalid_token',
+        )
+      }
+      identity = await fastify.keyCache.load(key)
     }
-    const identity = await fastify.keyCache.identify(hashApiKey(key))
-    if (!identity)
+    if (!identity) {
       throw unauthorized('This API key is unknown or has been revoked.', 'invalid_token')
+    }
 
     let quota: QuotaDecision
     try {
