@@ -3,17 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { paths } from './config.mjs'
 
-/** mulberry32: a small seedable PRNG, so every run picks the same terms for the same seed. */
-export function prng(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// The same seedable PRNG the quotes service's synthetic loader uses.
+export { prng } from '@repo/quotes/dist/lib/synthetic.js'
 
 export function readCorpus() {
   return JSON.parse(readFileSync(join(paths.quotesApp, 'data', 'quotes.json'), 'utf8'))

@@ -1,17 +1,7 @@
 import { readFileSync } from 'node:fs'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Problem } from '@repo/contracts'
-import {
-  healthPlugin,
-  metricsPlugin,
-  openApiPlugin,
-  pagesPlugin,
-  postgresPlugin,
-  redisPlugin,
-  requestLogPlugin,
-  responseHeadersPlugin,
-} from '@repo/service-kit'
+import { platformPlugin } from '@repo/service-kit'
 import type { DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
@@ -56,31 +46,29 @@ configured to refuse (503).
  * Order: external plugins, then the app's own, then routes.
  */
 const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clock }) => {
-  // Infrastructure
-  await fastify.register(responseHeadersPlugin)
-  await fastify.register(metricsPlugin)
-  await fastify.register(postgresPlugin, {
-    connectionString: config.DATABASE_URL,
-    max: config.PG_POOL_MAX,
-    applicationName: 'data-api',
-  })
-  await fastify.register(redisPlugin, { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
-  await fastify.register(pagesPlugin, { views: paths.views, publicDir: paths.public })
-  await fastify.register(openApiPlugin, {
-    title: 'Data API',
-    description: API_DESCRIPTION,
-    version,
-    tags: [
-      { name: 'data', description: 'The keyed API' },
-      { name: 'operations', description: 'Health, readiness' },
-    ],
-    components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_…' },
+  // Infrastructure (shared with quotes; see PlatformOptions)
+  await fastify.register(platformPlugin, {
+    name: 'data-api',
+    config,
+    views: paths.views,
+    publicDir: paths.public,
+    openApi: {
+      title: 'Data API',
+      description: API_DESCRIPTION,
+      version,
+      tags: [
+        { name: 'data', description: 'The keyed API' },
+        { name: 'operations', description: 'Health, readiness' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_…' },
+        },
       },
     },
+    // Failing open, the service still answers without Redis: degraded, not unavailable.
+    redisCritical: config.QUOTA_FAIL_MODE === 'closed',
   })
-  fastify.addSchema(Problem)
   // Throttles for sign-up and log-in (per route); counted in Redis, shared by replicas.
   await fastify.register(rateLimit, {
     global: false,
@@ -90,15 +78,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
   })
 
   // The app's own
-  await fastify.register(requestLogPlugin)
   await fastify.register(pageProblems)
-  await fastify.register(healthPlugin, {
-    checks: {
-      postgres: { probe: () => fastify.pg.query('SELECT 1') },
-      // Failing open, the service still answers without Redis: degraded, not unavailable.
-      redis: { probe: () => fastify.redis.ping(), critical: config.QUOTA_FAIL_MODE === 'closed' },
-    },
-  })
   await fastify.register(services, {
     redisUrl: config.REDIS_URL,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,

@@ -1,16 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Problem } from '@repo/contracts'
-import {
-  healthPlugin,
-  metricsPlugin,
-  openApiPlugin,
-  pagesPlugin,
-  postgresPlugin,
-  redisPlugin,
-  requestLogPlugin,
-  responseHeadersPlugin,
-} from '@repo/service-kit'
+import { platformPlugin } from '@repo/service-kit'
 import type { QuotesConfig } from './config.js'
 import { paths } from './paths.js'
 import fairUse from './plugins/fair-use.js'
@@ -51,37 +41,26 @@ CORS is open to every origin for GET.
  * Order: external plugins, then the app's own, then routes.
  */
 const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) => {
-  // Infrastructure
-  await fastify.register(responseHeadersPlugin)
-  await fastify.register(publicCors)
-  await fastify.register(metricsPlugin)
-  await fastify.register(postgresPlugin, {
-    connectionString: config.DATABASE_URL,
-    max: config.PG_POOL_MAX,
-    applicationName: 'quotes',
-  })
-  await fastify.register(redisPlugin, { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
-  await fastify.register(pagesPlugin, { views: paths.views, publicDir: paths.public })
-  await fastify.register(openApiPlugin, {
-    title: 'Quotes API',
-    description: API_DESCRIPTION,
-    version,
-    tags: [
-      { name: 'quotes', description: 'Random quote, quote by id, search' },
-      { name: 'operations', description: 'Health, readiness' },
-    ],
-  })
-  fastify.addSchema(Problem)
-
-  // The app's own
-  await fastify.register(requestLogPlugin)
-  await fastify.register(negotiatedProblems)
-  await fastify.register(healthPlugin, {
-    checks: {
-      postgres: { probe: () => fastify.pg.query('SELECT 1') },
-      redis: { probe: () => fastify.redis.ping() },
+  // Infrastructure (shared with data-api; see PlatformOptions)
+  await fastify.register(platformPlugin, {
+    name: 'quotes',
+    config,
+    views: paths.views,
+    publicDir: paths.public,
+    openApi: {
+      title: 'Quotes API',
+      description: API_DESCRIPTION,
+      version,
+      tags: [
+        { name: 'quotes', description: 'Random quote, quote by id, search' },
+        { name: 'operations', description: 'Health, readiness' },
+      ],
     },
   })
+  await fastify.register(publicCors)
+
+  // The app's own
+  await fastify.register(negotiatedProblems)
   await fastify.register(quoteStore, {
     cacheMax: config.QUOTE_CACHE_MAX,
     refreshMs: config.CORPUS_REFRESH_SECONDS * 1000,

@@ -20,6 +20,7 @@ export {
 export { default as metricsPlugin } from './plugins/metrics.js'
 export { default as openApiPlugin, type OpenApiPluginOptions } from './plugins/openapi.js'
 export { default as pagesPlugin, type PagesPluginOptions } from './plugins/pages.js'
+export { default as platformPlugin, type PlatformOptions } from './plugins/platform.js'
 export { default as postgresPlugin, type PostgresPluginOptions } from './plugins/postgres.js'
 export {
   buildProblem,

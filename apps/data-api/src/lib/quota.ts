@@ -87,35 +87,18 @@ export class QuotaStore {
     const { name, resetsAt, resetsAtIso } = this.dayOf(now)
     const resetSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000))
     const key = QuotaStore.key(keyId, name)
+    const base = { limit, resetsAt, resetsAtIso, resetSeconds, degraded: false }
     try {
       const [allowed, used] = await this.redis.quotaConsume(key, limit, resetsAt.getTime() / 1000)
       if (this.fallback.size > 0) this.fallback.clear()
-      return {
-        allowed: allowed === 1,
-        limit,
-        used,
-        remaining: Math.max(limit - used, 0),
-        resetsAt,
-        resetsAtIso,
-        resetSeconds,
-        degraded: false,
-      }
+      return { ...base, allowed: allowed === 1, used, remaining: Math.max(limit - used, 0) }
     } catch (error) {
       this.opts.onDegraded?.(error as Error)
       if (this.opts.failMode === 'closed') throw new QuotaUnavailableError((error as Error).message)
       const used = (this.fallback.get(key) ?? 0) + 1
       if (this.fallback.size >= 100_000) this.fallback.clear() // bounded through a long outage
       this.fallback.set(key, used)
-      return {
-        allowed: true,
-        limit,
-        used,
-        remaining: Math.max(limit - used, 0),
-        resetsAt,
-        resetsAtIso,
-        resetSeconds,
-        degraded: true,
-      }
+      return { ...base, allowed: true, used, remaining: Math.max(limit - used, 0), degraded: true }
     }
   }
 

@@ -1,27 +1,11 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { fastifyOptions } from '@repo/service-kit'
-import {
-  createTestDatabase,
-  TEST_REDIS_URL,
-  type TestDatabase,
-  type TestRedisNamespace,
-  testRedisNamespace,
-} from '@repo/service-kit/testing'
-import Fastify, { type FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
+import { createServiceTestApp, type ServiceTestApp } from '@repo/service-kit/testing'
 import app from '../../src/app.js'
 import { type DataApiConfig, loadDataApiConfig } from '../../src/config.js'
 import type { Clock } from '../../src/lib/clock.js'
 import { prepareDatabase } from '../../src/lib/database.js'
 import { serverOverrides } from '../../src/server-options.js'
 
-export interface TestApp {
-  app: FastifyInstance
-  config: DataApiConfig
-  db: TestDatabase
-  redis: TestRedisNamespace
-  close: () => Promise<void>
-}
+export type TestApp = ServiceTestApp<DataApiConfig>
 
 export interface TestAppOptions {
   env?: Record<string, string>
@@ -41,35 +25,15 @@ export function movableClock(start = new Date()): Clock & { now: Date } {
  * The real data service on a fresh, migrated database and its own Redis key prefix.
  * `env` overrides configuration as environment variables would.
  */
-export async function createTestApp(label: string, opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = opts.shareWith?.db ?? (await createTestDatabase(`data_${label}`))
-  const redis = opts.shareWith?.redis ?? testRedisNamespace(`data-${label}`)
-  const config = loadDataApiConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: redis.prefix,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
-    ...opts.env,
+export function createTestApp(label: string, opts: TestAppOptions = {}): Promise<TestApp> {
+  return createServiceTestApp({
+    label: `data_${label}`,
+    loadConfig: loadDataApiConfig,
+    prepareDatabase,
+    app,
+    env: { SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789', ...opts.env },
+    appOptions: opts.clock ? { clock: opts.clock } : {},
+    fastifyOverrides: serverOverrides,
+    ...(opts.shareWith ? { shareWith: opts.shareWith } : {}),
   })
-  if (!opts.shareWith) await prepareDatabase(config.DATABASE_URL)
-  const instance = Fastify(
-    fastifyOptions(config, serverOverrides),
-  ).withTypeProvider<TypeBoxTypeProvider>()
-  // fp exposes the app's decorators (pg, redis, apiKeys, ...) to the test.
-  await instance.register(fp(app), { config, ...(opts.clock ? { clock: opts.clock } : {}) })
-  await instance.ready()
-  return {
-    app: instance,
-    config,
-    db,
-    redis,
-    close: async () => {
-      await instance.close()
-      if (!opts.shareWith) {
-        await redis.clear()
-        await db.drop()
-      }
-    },
-  }
 }

@@ -1,0 +1,55 @@
+import { Problem } from '@repo/contracts'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import type { BaseConfig } from '../config.js'
+import healthPlugin from './health.js'
+import metricsPlugin from './metrics.js'
+import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
+import pagesPlugin from './pages.js'
+import postgresPlugin from './postgres.js'
+import redisPlugin from './redis.js'
+import requestLogPlugin from './request-log.js'
+import responseHeadersPlugin from './response-headers.js'
+
+export interface PlatformOptions {
+  /** The service's name, as Postgres shows its connections. */
+  name: string
+  config: BaseConfig
+  views: string
+  publicDir: string
+  openApi: OpenApiPluginOptions
+  /**
+   * Whether the service is unavailable without Redis (readiness 503) or only degraded. Default
+   * true.
+   */
+  redisCritical?: boolean
+}
+
+/**
+ * What every service stands on, in a fixed order: response headers, metrics, the Postgres pool,
+ * the Redis client, server-rendered pages, the OpenAPI document (before any route, so it sees
+ * them all), the shared Problem schema, access logging and /health + /ready.
+ */
+const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
+  const { config } = opts
+  await fastify.register(responseHeadersPlugin)
+  await fastify.register(metricsPlugin)
+  await fastify.register(postgresPlugin, {
+    connectionString: config.DATABASE_URL,
+    max: config.PG_POOL_MAX,
+    applicationName: opts.name,
+  })
+  await fastify.register(redisPlugin, { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
+  await fastify.register(pagesPlugin, { views: opts.views, publicDir: opts.publicDir })
+  await fastify.register(openApiPlugin, opts.openApi)
+  fastify.addSchema(Problem)
+  await fastify.register(requestLogPlugin)
+  await fastify.register(healthPlugin, {
+    checks: {
+      postgres: { probe: () => fastify.pg.query('SELECT 1') },
+      redis: { probe: () => fastify.redis.ping(), critical: opts.redisCritical ?? true },
+    },
+  })
+}
+
+export default fp(platform, { name: 'platform', fastify: '5.x' })

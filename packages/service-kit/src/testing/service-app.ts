@@ -1,0 +1,76 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify'
+import fp from 'fastify-plugin'
+import type { BaseConfig } from '../config.js'
+import { fastifyOptions } from '../fastify-options.js'
+import {
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestRedisNamespace,
+  testRedisNamespace,
+} from './stores.js'
+
+export interface ServiceTestApp<C> {
+  app: FastifyInstance
+  config: C
+  db: TestDatabase
+  redis: TestRedisNamespace
+  close: () => Promise<void>
+}
+
+export interface ServiceTestAppOptions<C extends BaseConfig, O> {
+  /** Names the test database and Redis namespace. */
+  label: string
+  loadConfig: (env: Record<string, string | undefined>) => C
+  prepareDatabase: (databaseUrl: string) => Promise<unknown>
+  app: FastifyPluginAsync<{ config: C } & O>
+  /** Configuration, as environment variables would give it. */
+  env?: Record<string, string>
+  /** More options for the app plugin (a test clock, say). */
+  appOptions?: O
+  fastifyOverrides?: FastifyServerOptions
+  /** Share another instance's database and Redis namespace (a second replica). */
+  shareWith?: Pick<ServiceTestApp<C>, 'db' | 'redis'>
+}
+
+/**
+ * A service's real app on a fresh, migrated database and its own Redis key prefix, built with the
+ * same Fastify options as production. Registered with fastify-plugin so tests see its decorators.
+ */
+export async function createServiceTestApp<C extends BaseConfig, O = object>(
+  opts: ServiceTestAppOptions<C, O>,
+): Promise<ServiceTestApp<C>> {
+  const db = opts.shareWith?.db ?? (await createTestDatabase(opts.label))
+  const redis = opts.shareWith?.redis ?? testRedisNamespace(opts.label)
+  const config = opts.loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: redis.prefix,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...opts.env,
+  })
+  if (!opts.shareWith) await opts.prepareDatabase(config.DATABASE_URL)
+  const instance = Fastify(
+    fastifyOptions(config, opts.fastifyOverrides),
+  ).withTypeProvider<TypeBoxTypeProvider>()
+  await instance.register(fp(opts.app), { config, ...opts.appOptions } as { config: C } & O)
+  await instance.ready()
+  return {
+    app: instance,
+    config,
+    db,
+    redis,
+    close: async () => {
+      await instance.close()
+      if (!opts.shareWith) {
+        await redis.clear()
+        await db.drop()
+      }
+    },
+  }
+}

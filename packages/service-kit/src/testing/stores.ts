@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import pg from 'pg'
+
+/**
+ * Test helpers shared by both apps: every test file gets its own database and its own Redis key
+ * prefix, so files run in parallel and never depend on leftovers.
+ */
+
+/** Where tests create their databases; override with TEST_PG_ADMIN_URL. */
+export const PG_ADMIN_URL =
+  process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+export interface TestDatabase {
+  url: string
+  name: string
+  drop: () => Promise<void>
+}
+
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  const name = `test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL })
+      await client.connect()
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
+
+export interface TestRedisNamespace {
+  prefix: string
+  /** Deletes every key under the prefix. */
+  clear: () => Promise<void>
+}
+
+export function testRedisNamespace(label: string): TestRedisNamespace {
+  const prefix = `test:${label}:${randomBytes(4).toString('hex')}:`
+  return {
+    prefix,
+    clear: async () => {
+      const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true })
+      await redis.connect()
+      try {
+        let cursor = '0'
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+          cursor = next
+          if (keys.length > 0) await redis.del(...keys)
+        } while (cursor !== '0')
+      } finally {
+        await redis.quit()
+      }
+    },
+  }
+}
