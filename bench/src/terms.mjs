@@ -1,10 +1,11 @@
 // Search terms computed from the seed corpus (apps/quotes/data/quotes.json), reproducibly.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+// The same seedable PRNG the quotes service's synthetic loader uses.
+import { prng } from '@repo/quotes/dist/lib/synthetic.js'
 import { paths } from './config.mjs'
 
-// The same seedable PRNG the quotes service's synthetic loader uses.
-export { prng } from '@repo/quotes/dist/lib/synthetic.js'
+export { prng }
 
 export function readCorpus() {
   return JSON.parse(readFileSync(join(paths.quotesApp, 'data', 'quotes.json'), 'utf8'))
