@@ -28,7 +28,6 @@ import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { Redis } from 'ioredis'
 import pg from 'pg'
 
 const e2eDir = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -105,23 +104,6 @@ async function dropDatabases() {
       await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`)
     }
   })
-}
-
-async function deleteRedisKeys() {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 })
-  await redis.connect()
-  let deleted = 0
-  try {
-    let cursor = '0'
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisKeyPrefix}*`, 'COUNT', 1000)
-      cursor = next
-      if (keys.length > 0) deleted += await redis.del(...keys)
-    } while (cursor !== '0')
-  } finally {
-    redis.disconnect()
-  }
-  return deleted
 }
 
 /** Starts a built service; its (warn-level) log lines are shown prefixed with its name. */
@@ -207,7 +189,9 @@ async function cleanUp() {
       failures.push(`dropping the databases failed: ${error}`)
     }
     try {
-      const deleted = await deleteRedisKeys()
+      // Imported here: the shared helpers exist once the build above has run.
+      const { deleteRedisKeys } = await import('@repo/service-kit/testing')
+      const deleted = await deleteRedisKeys(REDIS_URL, redisKeyPrefix)
       log(`deleted ${deleted} Redis keys under ${redisKeyPrefix}`)
     } catch (error) {
       failures.push(`deleting the Redis keys failed: ${error}`)

@@ -6,6 +6,7 @@ export {
 } from './service-app.js'
 export {
   createTestDatabase,
+  deleteRedisKeys,
   PG_ADMIN_URL,
   TEST_REDIS_URL,
   type TestDatabase,

@@ -50,23 +50,30 @@ export interface TestRedisNamespace {
   clear: () => Promise<void>
 }
 
+/** Deletes every key under `prefix` (SCAN + DEL, so a large keyspace is never blocked); returns how many. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 })
+  await redis.connect()
+  let deleted = 0
+  try {
+    let cursor = '0'
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+      cursor = next
+      if (keys.length > 0) deleted += await redis.del(...keys)
+    } while (cursor !== '0')
+  } finally {
+    redis.disconnect()
+  }
+  return deleted
+}
+
 export function testRedisNamespace(label: string): TestRedisNamespace {
   const prefix = `test:${label}:${randomBytes(4).toString('hex')}:`
   return {
     prefix,
     clear: async () => {
-      const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true })
-      await redis.connect()
-      try {
-        let cursor = '0'
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
-          cursor = next
-          if (keys.length > 0) await redis.del(...keys)
-        } while (cursor !== '0')
-      } finally {
-        await redis.quit()
-      }
+      await deleteRedisKeys(TEST_REDIS_URL, prefix)
     },
   }
 }
