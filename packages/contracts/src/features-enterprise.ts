@@ -1,0 +1,132 @@
+// Options and results of the ENTERPRISE features: entities, summary, redact (see features.ts for
+// the catalogue).
+import { type Static, Type } from 'typebox'
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description })
+const Words = (description: string) => Type.Array(Type.String(), { description, uniqueItems: true })
+
+// ---------------------------------------------------------------------------------------------
+// entities
+
+/** Characters of candidate sentences analysed at most; past that the result is `truncated`. */
+export const ENTITIES_MAX_ANALYZED_CHARACTERS = 200_000
+
+export const EntitiesOptions = Type.Object(
+  { feature: Type.Literal('entities') },
+  { $id: 'EntitiesOptions', additionalProperties: false, description: 'entities takes no options' },
+)
+export type EntitiesOptions = Static<typeof EntitiesOptions>
+
+export const EntitiesResult = Type.Object(
+  {
+    people: Words('Names of people (without titles such as Dr. or Mr.), in order of appearance'),
+    places: Words('Places: countries, cities, regions, landmarks'),
+    organisations: Words('Companies, institutions and other organisations'),
+    truncated: Type.Boolean({
+      description: `True when the text held more than ${ENTITIES_MAX_ANALYZED_CHARACTERS.toLocaleString('en')} characters of sentences with capitalised words and only those were analysed`,
+    }),
+  },
+  {
+    $id: 'EntitiesResult',
+    additionalProperties: false,
+    description: 'Named entities (English), each list deduplicated ignoring case',
+  },
+)
+export type EntitiesResult = Static<typeof EntitiesResult>
+
+// ---------------------------------------------------------------------------------------------
+// summary
+
+export const SUMMARY_DEFAULT_SENTENCES = 3
+export const SUMMARY_MAX_SENTENCES = 20
+
+export const SummaryOptions = Type.Object(
+  {
+    feature: Type.Literal('summary'),
+    sentences: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: SUMMARY_MAX_SENTENCES,
+        default: SUMMARY_DEFAULT_SENTENCES,
+        description: `How many sentences to extract, 1 to ${SUMMARY_MAX_SENTENCES} (default ${SUMMARY_DEFAULT_SENTENCES})`,
+      }),
+    ),
+  },
+  { $id: 'SummaryOptions', additionalProperties: false },
+)
+export type SummaryOptions = Static<typeof SummaryOptions>
+
+export const SummaryResult = Type.Object(
+  {
+    sentences: Type.Array(Type.String(), {
+      description:
+        'The highest-scoring sentences, in their original order, whitespace collapsed. All the ' +
+        'sentences when the text has no more than were asked for',
+    }),
+    count: Count('Number of sentences returned'),
+    total_sentences: Count('Number of sentences in the text'),
+  },
+  {
+    $id: 'SummaryResult',
+    additionalProperties: false,
+    description:
+      'Extractive summary: sentences scored by how frequent their content words are in the whole text',
+  },
+)
+export type SummaryResult = Static<typeof SummaryResult>
+
+// ---------------------------------------------------------------------------------------------
+// redact
+
+export const REDACT_KINDS = ['emails', 'phones', 'cards', 'ips'] as const
+export type RedactKind = (typeof REDACT_KINDS)[number]
+export const REDACT_DEFAULT_MASK = '*'
+
+export const RedactOptions = Type.Object(
+  {
+    feature: Type.Literal('redact'),
+    kinds: Type.Optional(
+      Type.Array(Type.Enum([...REDACT_KINDS]), {
+        minItems: 1,
+        uniqueItems: true,
+        default: [...REDACT_KINDS],
+        description: `What to mask, any of ${REDACT_KINDS.join(', ')} (default all)`,
+      }),
+    ),
+    mask: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1,
+        pattern: '^\\S$',
+        default: REDACT_DEFAULT_MASK,
+        description: `The character that replaces each character of what is masked (default \`${REDACT_DEFAULT_MASK}\`)`,
+      }),
+    ),
+  },
+  { $id: 'RedactOptions', additionalProperties: false },
+)
+export type RedactOptions = Static<typeof RedactOptions>
+
+export const RedactResult = Type.Object(
+  {
+    text: Type.String({
+      description:
+        'The text with every character of each e-mail address, phone number, card number ' +
+        '(Luhn-valid, 13 to 19 digits) and IPv4 or IPv6 address replaced by the mask character',
+    }),
+    counts: Type.Object(
+      {
+        emails: Count('E-mail addresses masked'),
+        phones: Count(
+          'Phone numbers masked: international (+ and 7 to 15 digits) and North American',
+        ),
+        cards: Count('Payment card numbers masked'),
+        ips: Count('IPv4 and IPv6 addresses masked'),
+      },
+      { additionalProperties: false, description: 'What was masked, per kind (0 when not asked)' },
+    ),
+    total: Count('Everything masked'),
+  },
+  { $id: 'RedactResult', additionalProperties: false },
+)
+export type RedactResult = Static<typeof RedactResult>
