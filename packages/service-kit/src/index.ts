@@ -36,6 +36,10 @@ export {
 } from './plugins/redis.js'
 export { default as requestLogPlugin } from './plugins/request-log.js'
 export { default as responseHeadersPlugin, helmetHeaders } from './plugins/response-headers.js'
+export {
+  default as responsePipelinePlugin,
+  type ResponseStep,
+} from './plugins/response-pipeline.js'
 export { type BatchedStoreOptions, batchedRedisStore } from './rate-limit-store.js'
 export { redactUrl } from './redact.js'
 export { type StartServerOptions, startServer } from './server.js'

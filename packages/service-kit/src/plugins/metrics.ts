@@ -51,13 +51,16 @@ const metricsPlugin: FastifyPluginAsync = async (fastify) => {
   const durations = new RequestDurations()
   registry.registerMetric(durations as never)
   const skipped = new Set(['/metrics', '/health', '/ready'])
-  fastify.addHook('onResponse', (request, reply, done) => {
+  fastify.afterEveryResponse((request, reply) => {
     const route = request.routeOptions.url
     if (route !== undefined && !skipped.has(route)) {
       durations.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
     }
-    done()
   })
 }
 
-export default fp(metricsPlugin, { name: 'service-metrics', fastify: '5.x' })
+export default fp(metricsPlugin, {
+  name: 'service-metrics',
+  fastify: '5.x',
+  dependencies: ['response-pipeline'],
+})

@@ -10,6 +10,7 @@ import postgresPlugin from './postgres.js'
 import redisPlugin from './redis.js'
 import requestLogPlugin from './request-log.js'
 import responseHeadersPlugin from './response-headers.js'
+import responsePipeline from './response-pipeline.js'
 
 export interface PlatformOptions {
   /** The service's name, as Postgres shows its connections. */
@@ -26,12 +27,13 @@ export interface PlatformOptions {
 }
 
 /**
- * What every service stands on, in a fixed order: response headers, metrics, the Postgres pool,
+ * What every service stands on, in a fixed order: the response pipeline, response headers, metrics, the Postgres pool,
  * the Redis client, server-rendered pages, the OpenAPI document (before any route, so it sees
  * them all), the shared Problem schema, access logging and /health + /ready.
  */
 const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   const { config } = opts
+  await fastify.register(responsePipeline)
   await fastify.register(responseHeadersPlugin)
   await fastify.register(metricsPlugin)
   await fastify.register(postgresPlugin, {

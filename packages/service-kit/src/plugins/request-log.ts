@@ -40,7 +40,7 @@ const requestLogPlugin: FastifyPluginAsync<RequestLogOptions> = async (fastify, 
     if (reply.statusCode >= 400) entry.errors += 1
   }
 
-  fastify.addHook('onResponse', (request, reply, done) => {
+  fastify.afterEveryResponse((request, reply) => {
     tally(request, reply)
     if (perRequest) {
       request.log.debug(
@@ -56,7 +56,6 @@ const requestLogPlugin: FastifyPluginAsync<RequestLogOptions> = async (fastify, 
         'request completed',
       )
     }
-    done()
   })
 
   function writeDigest() {
@@ -82,4 +81,8 @@ const requestLogPlugin: FastifyPluginAsync<RequestLogOptions> = async (fastify, 
   })
 }
 
-export default fp(requestLogPlugin, { name: 'request-log', fastify: '5.x' })
+export default fp(requestLogPlugin, {
+  name: 'request-log',
+  fastify: '5.x',
+  dependencies: ['response-pipeline'],
+})

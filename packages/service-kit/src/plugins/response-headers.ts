@@ -40,7 +40,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 }
 
 /**
- * Headers set in one synchronous hook (this runs on every request, so it stays small):
+ * Headers set on every response (through the response pipeline, so it stays small):
  * - `X-Request-Id` on errors, so a client can quote it (problem bodies carry it too) and
  *   operators can find the log lines; successful responses skip it to stay lean;
  * - helmet's headers on HTML pages, where they matter (CSP, framing, referrer). Data responses
@@ -49,7 +49,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
  */
 const responseHeadersPlugin: FastifyPluginAsync = async (fastify) => {
   const pageHeaders = Object.entries(helmetHeaders())
-  fastify.addHook('onSend', (request, reply, payload, done) => {
+  fastify.beforeEverySend((request, reply) => {
     if (reply.statusCode >= 400) reply.header('x-request-id', request.id)
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('text/html')) {
@@ -59,8 +59,11 @@ const responseHeadersPlugin: FastifyPluginAsync = async (fastify) => {
     } else {
       reply.header('x-content-type-options', 'nosniff')
     }
-    done(null, payload)
   })
 }
 
-export default fp(responseHeadersPlugin, { name: 'response-headers', fastify: '5.x' })
+export default fp(responseHeadersPlugin, {
+  name: 'response-headers',
+  fastify: '5.x',
+  dependencies: ['response-pipeline'],
+})
