@@ -58,19 +58,28 @@ export class QuoteStore {
 
   /** Loads the id list (and a small corpus entirely). Call once before serving. */
   async load(): Promise<void> {
-    const { rows } = await this.pool.query<{ nums: number[] | null }>(
-      'SELECT array_agg(num ORDER BY num) AS nums FROM quotes',
+    // A corpus that fits is read whole in one query, its ids taken from the rows; a larger one
+    // only has its ids read (its quotes come into memory as they are asked for).
+    const { rows } = await this.pool.query<Row>(
+      'SELECT num, quote, author FROM quotes ORDER BY num LIMIT $1',
+      [this.opts.cacheMax + 1],
     )
-    const nums = Int32Array.from(rows[0]?.nums ?? [])
+    const fits = rows.length <= this.opts.cacheMax
+    const nums = fits ? Int32Array.from(rows, (row) => Number(row.num)) : await this.allIds()
+    // Swapped in without an await in between: requests never see a half-loaded view.
     this.quotes.clear()
     this.matches.clear()
-    if (nums.length <= this.opts.cacheMax) {
-      const all = await this.pool.query<Row>('SELECT num, quote, author FROM quotes')
-      for (const row of all.rows) this.remember(row)
-    }
+    if (fits) for (const row of rows) this.remember(row)
     this.nums = nums
     this.loadedAt = Date.now()
     this.version += 1
+  }
+
+  private async allIds(): Promise<Int32Array> {
+    const { rows } = await this.pool.query<{ nums: number[] | null }>(
+      'SELECT array_agg(num ORDER BY num) AS nums FROM quotes',
+    )
+    return Int32Array.from(rows[0]?.nums ?? [])
   }
 
   /** Starts a background reload when the corpus view is older than refreshMs. */

@@ -9,7 +9,7 @@ export interface ReadinessCheck {
    * A non-critical dependency marks the service "degraded" but still ready (for example
    * Redis for a service that fails open without it).
    */
-  critical?: boolean | (() => boolean)
+  critical?: boolean
 }
 
 export interface HealthPluginOptions {
@@ -65,19 +65,15 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
         entries.map(([, check]) => withTimeout(check.probe(), timeoutMs)),
       )
       const checks: Record<string, 'up' | 'down'> = {}
-      let down = { critical: 0, other: 0 }
+      let status: 'ready' | 'degraded' | 'unavailable' = 'ready'
       for (const [index, result] of results.entries()) {
         const [name, check] = entries[index] as [string, ReadinessCheck]
         checks[name] = result.status === 'fulfilled' ? 'up' : 'down'
         if (result.status === 'fulfilled') continue
         request.log.warn({ check: name, err: result.reason }, 'readiness check failed')
-        const critical =
-          typeof check.critical === 'function' ? check.critical() : (check.critical ?? true)
-        down = critical
-          ? { ...down, critical: down.critical + 1 }
-          : { ...down, other: down.other + 1 }
+        if (check.critical ?? true) status = 'unavailable'
+        else if (status === 'ready') status = 'degraded'
       }
-      const status = down.critical > 0 ? 'unavailable' : down.other > 0 ? 'degraded' : 'ready'
       reply.header('cache-control', 'no-store')
       return reply.status(status === 'unavailable' ? 503 : 200).send({ status, checks })
     },

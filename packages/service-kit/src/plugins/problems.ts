@@ -63,6 +63,18 @@ interface Classified {
   headers?: Record<string, string>
 }
 
+/** Codes for the statuses Fastify and its plugins answer with (other 4xx become 400). */
+const CODE_FOR_STATUS: Partial<Record<number, ProblemCode>> = {
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+}
+
 /** Maps anything thrown during a request onto the closed set of codes. */
 export function classifyError(error: FastifyError | HttpProblem | Error): Classified {
   if (error instanceof HttpProblem) {
@@ -92,22 +104,14 @@ export function classifyError(error: FastifyError | HttpProblem | Error): Classi
       return { code: 'INVALID_REQUEST', status: 400, detail: 'The body is not valid JSON.' }
   }
   const status = fe.statusCode ?? 500
-  if (status === 401) return { code: 'UNAUTHORIZED', status, detail: fe.message }
-  if (status === 403) return { code: 'FORBIDDEN', status, detail: fe.message }
-  if (status === 404) return { code: 'NOT_FOUND', status, detail: fe.message }
-  if (status === 405) return { code: 'METHOD_NOT_ALLOWED', status, detail: fe.message }
-  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', status, detail: fe.message }
-  if (status === 415) return { code: 'UNSUPPORTED_MEDIA_TYPE', status, detail: fe.message }
-  if (status === 429) return { code: 'RATE_LIMITED', status, detail: fe.message }
-  if (status === 503) {
-    return {
-      code: 'SERVICE_UNAVAILABLE',
-      status,
-      detail: 'The service is temporarily unavailable.',
-    }
+  const code = CODE_FOR_STATUS[status]
+  if (code === 'SERVICE_UNAVAILABLE') {
+    return { code, status, detail: 'The service is temporarily unavailable.' }
   }
-  if (status >= 400 && status < 500)
+  if (code) return { code, status, detail: fe.message }
+  if (status >= 400 && status < 500) {
     return { code: 'INVALID_REQUEST', status: 400, detail: fe.message }
+  }
   // Never leak the details of a server-side failure.
   return { code: 'INTERNAL_ERROR', status: 500, detail: 'An unexpected error occurred.' }
 }

@@ -37,7 +37,7 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
       errorResponseBuilder: tooMany('attempts from your address'),
     },
   }
-  const accounts = new LoginThrottle(fastify.redis, opts.perAccount, WINDOW / 1000)
+  const loginThrottle = new LoginThrottle(fastify.redis, opts.perAccount, WINDOW / 1000)
 
   fastify.get('/signup', { schema: pageSchema('Sign-up form') }, async (request, reply) =>
     renderPage(request, reply, 'signup', { title: 'Sign up' }),
@@ -95,12 +95,13 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
     },
     async (request, reply) => {
       const email = (request.body.email ?? '').trim()
-      if ((await accounts.blockedFor(email)) > 0) throw tooMany('failed log-ins for this account')()
+      if ((await loginThrottle.blockedFor(email)) > 0)
+        throw tooMany('failed log-ins for this account')()
       const user = email ? await fastify.accounts.findByEmail(email) : undefined
       // Verify even for unknown addresses: the answer takes as long either way.
       const valid = await verifyPassword(user?.password_hash, request.body.password ?? '')
       if (!user || !valid) {
-        await accounts.failed(email)
+        await loginThrottle.failed(email)
         return renderPage(
           request,
           reply,
@@ -110,7 +111,7 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
           401,
         )
       }
-      await accounts.succeeded(email)
+      await loginThrottle.succeeded(email)
       request.session.set('userId', user.id)
       return reply.redirect('/dashboard', 303)
     },
