@@ -80,7 +80,6 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
   // The app's own
   await fastify.register(pageProblems)
   await fastify.register(services, {
-    redisUrl: config.REDIS_URL,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     maxActiveKeys: config.MAX_ACTIVE_KEYS,
     keyCacheTtlMs: config.KEY_CACHE_TTL_SECONDS * 1000,

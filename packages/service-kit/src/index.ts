@@ -18,7 +18,7 @@ export {
   type ProblemRenderer,
   sendProblemJson,
 } from './plugins/problems.js'
-export { createRedisClient, type RedisPluginOptions } from './plugins/redis.js'
+export type { RedisPluginOptions } from './plugins/redis.js'
 export type { ResponseStep } from './plugins/response-pipeline.js'
 export { type BatchedStoreOptions, batchedRedisStore } from './rate-limit-store.js'
 export { type StartServerOptions, startServer } from './server.js'

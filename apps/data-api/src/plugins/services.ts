@@ -1,4 +1,4 @@
-import { Counter, createRedisClient } from '@repo/service-kit'
+import { Counter } from '@repo/service-kit'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { Accounts } from '../lib/accounts.js'
@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 export interface ServicesOptions {
-  redisUrl: string
+  /** Names the invalidation channel (channels are not key-prefixed by the client). */
   redisKeyPrefix: string
   maxActiveKeys: number
   keyCacheTtlMs: number
@@ -46,8 +46,8 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
   const clock = opts.clock ?? systemClock
   const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys)
 
-  // Subscriptions need a connection of their own.
-  const subscriber = createRedisClient({ url: opts.redisUrl })
+  // Subscriptions need a connection of their own, with the same settings.
+  const subscriber = fastify.redis.duplicate()
   const keyCache = new KeyCache(apiKeys, fastify.redis, subscriber, {
     ttlMs: opts.keyCacheTtlMs,
     channel: `${opts.redisKeyPrefix}api-keys:invalidate`,

@@ -39,11 +39,6 @@ export function createRedisClient(opts: RedisPluginOptions): Redis {
   })
 }
 
-/** Connects and waits until ready, so `app.ready()` fails fast when Redis is missing. */
-export async function connectRedis(client: Redis): Promise<void> {
-  if (client.status === 'wait') await client.connect()
-}
-
 const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts) => {
   const client = createRedisClient(opts)
   let reported = false
@@ -57,7 +52,9 @@ const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts
     reported = false
   })
   try {
-    await connectRedis(client)
+    // Connect now and wait until ready, so `app.ready()` fails fast when Redis is missing (the
+    // embedded client is ready at once).
+    if (client.status === 'wait') await client.connect()
   } catch (error) {
     client.disconnect()
     throw new Error(`Redis is not reachable at ${redactUrl(opts.url)}: ${(error as Error).message}`)
