@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import type { User } from '../../lib/accounts.js'
 import { hashApiKey } from '../../lib/api-key.js'
 import { KeyLimitError } from '../../lib/api-keys.js'
-import { planRow, renderPage } from './page.js'
+import { pageSchema, planRow, renderPage } from './page.js'
 
 export interface AccountPagesOptions {
   maxActiveKeys: number
@@ -24,8 +24,6 @@ declare module 'fastify' {
     user: User | null
   }
 }
-
-const pageSchema = (summary: string) => ({ tags: ['dashboard'], summary, hide: true })
 
 /** The signed-in pages: plan, keys (create, list with today's usage, revoke). */
 const accountPages: FastifyPluginAsyncTypebox<AccountPagesOptions> = async (fastify, opts) => {

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { EmailTakenError } from '../../lib/accounts.js'
 import { LoginThrottle } from '../../lib/login-throttle.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.js'
-import { renderPage } from './page.js'
+import { pageSchema, renderPage } from './page.js'
 
 export interface AuthPagesOptions {
   perAddress: number
@@ -23,8 +23,6 @@ const Credentials = Type.Object({
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/
 const WINDOW = 15 * 60 * 1000
-
-const pageSchema = (summary: string) => ({ tags: ['dashboard'], summary, hide: true })
 
 /** Sign-up, log-in and log-out, throttled per address and (log-in) per account. */
 const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, opts) => {

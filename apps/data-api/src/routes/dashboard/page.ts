@@ -5,6 +5,9 @@ import type { User } from '../../lib/accounts.js'
 const kb = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`
 
+/** Dashboard routes are pages for people, kept out of the API's OpenAPI document. */
+export const pageSchema = (summary: string) => ({ tags: ['dashboard'], summary, hide: true })
+
 /** The plans as the pages describe them. */
 export const PLAN_ROWS = PLANS.map((name) => ({
   name,
