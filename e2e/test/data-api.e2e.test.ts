@@ -165,6 +165,16 @@ describe('POST /api/v1/data', () => {
     )
   })
 
+  it('405 with Allow for another method on /api/v1/data', async () => {
+    const res = await http(`${DATA_API_URL}/api/v1/data`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expectProblem(res, 405, 'METHOD_NOT_ALLOWED')
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST')
+  })
+
   it('accepts exactly the plan’s size, counted in UTF-8 bytes; 413 one byte over', async () => {
     const exact = await callData(key, {
       data: 'é'.repeat(50 * 1024),

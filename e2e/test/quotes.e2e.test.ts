@@ -302,6 +302,15 @@ describe('errors in the negotiated format', () => {
     expectProblem(await get('/api/nope', JSON_TYPE), 404, 'NOT_FOUND')
   })
 
+  it('405 with Allow for another method on a known path', async () => {
+    const res = await http(`${QUOTES_URL}/api/q/${known.id}`, {
+      method: 'DELETE',
+      headers: { accept: JSON_TYPE },
+    })
+    expectProblem(res, 405, 'METHOD_NOT_ALLOWED')
+    expect(res.headers.get('allow')).toBe('GET, HEAD')
+  })
+
   it.each([
     'page=0',
     'page=-1',

@@ -171,3 +171,27 @@ describe('429: quota exhausted', () => {
     expect(await t.app.redis.get(QuotaStore.key(id, utcDay(new Date())))).toBe('1000')
   })
 })
+
+describe('405: a known path with another method', () => {
+  it('names the allowed methods, before any key or body is looked at', async () => {
+    for (const method of ['DELETE', 'PUT', 'PATCH'] as const) {
+      const res = await t.app.inject({
+        method,
+        url: '/api/v1/data',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        payload: '{not json',
+      })
+      expectProblem(res, 405, 'METHOD_NOT_ALLOWED')
+      expect(res.headers.allow).toBe('GET, HEAD, POST')
+    }
+    expectProblem(
+      await t.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/nothing',
+        headers: { accept: 'application/json' },
+      }),
+      404,
+      'NOT_FOUND',
+    )
+  })
+})

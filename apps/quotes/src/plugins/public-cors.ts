@@ -4,7 +4,7 @@ import fp from 'fastify-plugin'
 // What scripts on other sites may read: the cache validator, and what an error carries.
 const EXPOSE_SUCCESS = 'ETag'
 const EXPOSE_ERROR =
-  'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+  'Allow, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
 
 /**
  * CORS for a public, read-only API: any origin may GET. The answer never depends on the origin,

@@ -116,15 +116,21 @@ describe('hostile input', () => {
     expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
   })
 
-  it('answers other methods with a problem, not a crash', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      payload: '{not json',
-    })
-    expect([400, 404, 405]).toContain(res.statusCode)
-    expect(res.json().code).toBeDefined()
+  it('answers other methods on a known path with 405 and Allow, whatever the body', async () => {
+    for (const url of ['/api', '/api/q/q1', '/api/search?term=love', '/']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        payload: '{not json',
+      })
+      expect(res.statusCode, url).toBe(405)
+      expect(res.headers.allow).toBe('GET, HEAD')
+      expect(res.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405 })
+    }
+    const unknown = await t.app.inject({ method: 'DELETE', url: '/api/nothing' })
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.headers.allow).toBeUndefined()
   })
 
   it('survives invalid percent-encoding', async () => {

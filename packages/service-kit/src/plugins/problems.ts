@@ -1,5 +1,11 @@
 import { type Problem, type ProblemCode, problemType } from '@repo/contracts'
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpProblem } from '../errors.js'
 
@@ -125,6 +131,9 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
   const render = opts.render ?? sendProblemJson
 
   fastify.setErrorHandler((error, request, reply) => {
+    // Fastify parses the body before it knows there is no route: for an unknown route, say so
+    // (404 or 405) rather than complain about a body nobody would read.
+    if (request.is404) return notFound(request, reply)
     const classified = classifyError(error as FastifyError)
     if (classified.status >= 500) {
       request.log.error({ err: error }, 'request failed')
@@ -142,8 +151,24 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
     return render(request, reply, problem)
   })
 
-  fastify.setNotFoundHandler((request, reply) =>
-    render(
+  // No route for this method and path: 405 with `Allow` when the path exists for other
+  // methods (POST /api, DELETE /api/v1/data), 404 otherwise.
+  function notFound(request: FastifyRequest, reply: FastifyReply) {
+    const allowed = allowedMethods(fastify, request.url)
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      return render(
+        request,
+        reply,
+        buildProblem(
+          request,
+          'METHOD_NOT_ALLOWED',
+          405,
+          `${pathOf(request)} answers ${allowed.join(', ')}, not ${request.method}.`,
+        ),
+      )
+    }
+    return render(
       request,
       reply,
       buildProblem(
@@ -152,8 +177,22 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
         404,
         `Nothing is at ${request.method} ${pathOf(request)}.`,
       ),
-    ),
-  )
+    )
+  }
+  fastify.setNotFoundHandler(notFound)
+}
+
+const PROBED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * The methods that have a route of their own at `url`. Catch-all routes (static files, the
+ * CORS preflight) match every path, so a match through a wildcard does not count.
+ */
+export function allowedMethods(fastify: FastifyInstance, url: string): string[] {
+  return PROBED_METHODS.filter((method) => {
+    const route = fastify.findRoute({ method, url })
+    return route !== null && !('*' in (route.params as Record<string, unknown>))
+  })
 }
 
 function pathOf(request: FastifyRequest): string {
