@@ -64,7 +64,11 @@ export const SummaryResult = Type.Object(
         'sentences when the text has no more than were asked for',
     }),
     count: Count('Number of sentences returned'),
-    total_sentences: Count('Number of sentences in the text'),
+    total_sentences: Count(
+      'Number of sentences in the text, as the summariser splits it (compromise’s splitter). ' +
+        'It can differ from `stats.sentences`, which counts terminators in one pass, on text ' +
+        'with unusual abbreviations or quotation marks',
+    ),
   },
   {
     $id: 'SummaryResult',
