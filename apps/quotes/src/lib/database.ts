@@ -1,22 +1,23 @@
-import { migrate } from '@repo/service-kit'
+import { type MigrateOptions, migrate } from '@repo/service-kit'
 import pg from 'pg'
 import { paths } from '../paths.js'
 import { readSeedFile, type SeedOutcome, seedQuotes } from './seed.js'
 
-interface Log {
-  info: (obj: object, msg?: string) => void
-}
-
 /**
- * Brings the database to the current schema and seeds it on first start. Safe to run from
- * several replicas at once (advisory locks inside) and on every start (idempotent).
+ * Brings the database to the current schema and seeds it: on first start only (the default),
+ * or again from the file with `onlyIfEmpty: false` (the seed script). Safe to run from several
+ * replicas at once (advisory locks inside) and on every start (idempotent).
  */
-export async function prepareDatabase(databaseUrl: string, log?: Log): Promise<SeedOutcome> {
+export async function prepareDatabase(
+  databaseUrl: string,
+  log?: MigrateOptions['log'],
+  { onlyIfEmpty = true }: { onlyIfEmpty?: boolean } = {},
+): Promise<SeedOutcome> {
   await migrate({ databaseUrl, dir: paths.migrations, ...(log ? { log } : {}) })
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
   try {
-    const outcome = await seedQuotes(pool, await readSeedFile(), { onlyIfEmpty: true })
-    if (!outcome.skipped) log?.info({ ...outcome }, 'seeded quotes')
+    const outcome = await seedQuotes(pool, () => readSeedFile(), { onlyIfEmpty })
+    if (onlyIfEmpty && !outcome.skipped) log?.info({ ...outcome }, 'seeded quotes')
     return outcome
   } finally {
     await pool.end()

@@ -124,8 +124,7 @@ export class QuoteStore {
   }
 
   /** Uniform over all quotes; undefined only when the corpus is empty. */
-  async random(): Promise<StoredQuote | undefined> {
-    const num = this.randomNum()
+  async random(num = this.randomNum()): Promise<StoredQuote | undefined> {
     if (num === undefined) return undefined
     // A quote deleted since the last refresh: try once more rather than fail.
     return (await this.getByNum(num)) ?? this.getByNum(this.nums[0] as number)

@@ -1,4 +1,4 @@
-import type { SearchResponse } from '@repo/contracts'
+import { SEARCH_DEFAULT_LIMIT, type SearchResponse } from '@repo/contracts'
 import type { PageInfo } from './pagination.js'
 import type { StoredQuote } from './stored-quote.js'
 
@@ -43,7 +43,7 @@ export function searchPageObject(page: SearchPage): SearchResponse {
 }
 
 /** Links a page's navigation uses (nice URLs, keeping the term and a non-default limit). */
-export function searchLinks(page: SearchPage, defaultLimit: number) {
+export function searchLinks(page: SearchPage, defaultLimit = SEARCH_DEFAULT_LIMIT) {
   const href = (n: number) => {
     const params = new URLSearchParams()
     if (page.term !== '') params.set('term', page.term)

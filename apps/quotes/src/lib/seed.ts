@@ -31,17 +31,13 @@ export async function readSeedFile(file = paths.seedFile): Promise<SeedQuote[]> 
  * re-seeding): inserts new ones, updates changed ones, and removes seed quotes the file no longer
  * has. With `onlyIfEmpty` it does nothing when seed quotes exist already (start-up). Several
  * replicas starting at once serialize on an advisory lock; the second finds the work done.
+ * `source` may be a loader, so a start-up that finds the work done never reads the file.
  */
 export async function seedQuotes(
   pool: pg.Pool,
-  quotes: SeedQuote[],
+  source: SeedQuote[] | (() => Promise<SeedQuote[]>),
   { onlyIfEmpty }: { onlyIfEmpty: boolean },
 ): Promise<SeedOutcome> {
-  const nums = quotes.map((q) => {
-    const num = parseQuoteId(q.id)
-    if (num === undefined) throw new Error(`seed file has an invalid id: ${q.id}`)
-    return num
-  })
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
@@ -56,6 +52,12 @@ export async function seedQuotes(
         return { inserted: 0, updated: 0, removed: 0, skipped: true }
       }
     }
+    const quotes = typeof source === 'function' ? await source() : source
+    const nums = quotes.map((q) => {
+      const num = parseQuoteId(q.id)
+      if (num === undefined) throw new Error(`seed file has an invalid id: ${q.id}`)
+      return num
+    })
     const upsert = await client.query<{ inserted: boolean }>(
       `INSERT INTO quotes (num, quote, author, source)
          SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])

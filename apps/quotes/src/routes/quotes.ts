@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { QuoteParams, SEARCH_DEFAULT_LIMIT, SearchQuery } from '@repo/contracts'
+import { QuoteParams, SearchQuery } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
@@ -40,6 +40,11 @@ function sendRendered(
   )
 }
 
+/** Sends `body`, with its ETag (and 304 when the client has it) when one is given. */
+function sendBody(request: FastifyRequest, reply: FastifyReply, body: string, etag?: string) {
+  return etag === undefined ? reply.send(body) : sendCacheable(request, reply, etag, body)
+}
+
 /** The schema has checked the digits; this only turns them into a number. */
 const optionalInt = (value: string | undefined) => (value === undefined ? undefined : Number(value))
 
@@ -57,14 +62,10 @@ function sendQuote(
   switch (negotiate(request.headers.accept)) {
     case 'json':
       reply.type(JSON_TYPE)
-      return cacheable
-        ? sendCacheable(request, reply, quote.jsonEtag, quote.json)
-        : reply.send(quote.json)
+      return sendBody(request, reply, quote.json, cacheable ? quote.jsonEtag : undefined)
     case 'text':
       reply.type(TEXT_TYPE)
-      return cacheable
-        ? sendCacheable(request, reply, quote.textEtag, quote.text)
-        : reply.send(quote.text)
+      return sendBody(request, reply, quote.text, cacheable ? quote.textEtag : undefined)
     default:
       return sendPage(request, reply, 'quote', cacheable, {
         title: `${quote.author}: “${quote.quote.length > 60 ? `${quote.quote.slice(0, 57)}…` : quote.quote}”`,
@@ -85,7 +86,7 @@ async function sendPage(
 ): Promise<FastifyReply> {
   const html = await reply.viewAsync(view, data)
   reply.type('text/html; charset=utf-8')
-  return cacheable ? sendCacheable(request, reply, etagOf(html), html) : reply.send(html)
+  return sendBody(request, reply, html, cacheable ? etagOf(html) : undefined)
 }
 
 /**
@@ -120,7 +121,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
         // that fits); from Postgres otherwise.
         const quote = store.peek(num)
         if (quote) return sendQuote(request, reply, quote, false)
-        return store.random().then((found) => {
+        return store.random(num).then((found) => {
           if (!found) throw new HttpProblem('SERVICE_UNAVAILABLE', 'There are no quotes yet.')
           return sendQuote(request, reply, found, false)
         })
@@ -129,90 +130,86 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
   }
 
   // Cacheable representations carry an ETag and answer If-None-Match with 304.
-  {
-    const cacheable = fastify
+  for (const url of ['/api/q/:id', '/q/:id']) {
+    fastify.get(
+      url,
+      {
+        schema: {
+          tags: ['quotes'],
+          summary: 'A quote by id',
+          hide: url !== '/api/q/:id',
+          params: QuoteParams,
+          response: quoteByIdResponses,
+        },
+      },
+      (request, reply) => {
+        const { id } = request.params
+        const num = parseQuoteId(id)
+        if (num === undefined) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
+        reply.header('cache-control', cacheControl)
+        const cached = store.peek(num)
+        if (cached) return sendQuote(request, reply, cached, true)
+        return store.getByNum(num).then((quote) => {
+          if (!quote) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
+          return sendQuote(request, reply, quote, true)
+        })
+      },
+    )
+  }
 
-    for (const url of ['/api/q/:id', '/q/:id']) {
-      cacheable.get(
-        url,
-        {
-          schema: {
-            tags: ['quotes'],
-            summary: 'A quote by id',
-            hide: url !== '/api/q/:id',
-            params: QuoteParams,
-            response: quoteByIdResponses,
-          },
+  for (const url of ['/api/search', '/search']) {
+    fastify.get(
+      url,
+      {
+        schema: {
+          tags: ['quotes'],
+          summary: 'Search quotes',
+          description:
+            'Case-insensitive substring match on the quote text or the author name, ordered by id. ' +
+            'Without a term, pages through every quote.',
+          hide: url !== '/api/search',
+          querystring: SearchQuery,
+          response: searchResponses,
         },
-        (request, reply) => {
-          const { id } = request.params
-          const num = parseQuoteId(id)
-          if (num === undefined) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
-          reply.header('cache-control', cacheControl)
-          const cached = store.peek(num)
-          if (cached) return sendQuote(request, reply, cached, true)
-          return store.getByNum(num).then((quote) => {
-            if (!quote) throw new HttpProblem('NOT_FOUND', `No quote has the id ${id}.`)
-            return sendQuote(request, reply, quote, true)
-          })
-        },
-      )
-    }
+      },
+      (request, reply) => {
+        const term = request.query.term ?? ''
+        const invalid = termProblem(term)
+        if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
+        const limit = clampLimit(optionalInt(request.query.limit))
+        const pageNumber = optionalInt(request.query.page) ?? 1
+        const format = negotiate(request.headers.accept)
+        reply.header('cache-control', cacheControl).header('vary', 'Accept')
+        // Popular pages are served as stored bytes, without awaiting anything.
+        const key = `${store.version}|${format}|${limit}|${pageNumber}|${term}`
+        const cached = rendered.get(key)
+        if (cached) {
+          store.maybeRefresh()
+          return sendRendered(request, reply, format, cached)
+        }
 
-    for (const url of ['/api/search', '/search']) {
-      cacheable.get(
-        url,
-        {
-          schema: {
-            tags: ['quotes'],
-            summary: 'Search quotes',
-            description:
-              'Case-insensitive substring match on the quote text or the author name, ordered by id. ' +
-              'Without a term, pages through every quote.',
-            hide: url !== '/api/search',
-            querystring: SearchQuery,
-            response: searchResponses,
-          },
-        },
-        (request, reply) => {
-          const term = request.query.term ?? ''
-          const invalid = termProblem(term)
-          if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
-          const limit = clampLimit(optionalInt(request.query.limit))
-          const pageNumber = optionalInt(request.query.page) ?? 1
-          const format = negotiate(request.headers.accept)
-          reply.header('cache-control', cacheControl).header('vary', 'Accept')
-          // Popular pages are served as stored bytes, without awaiting anything.
-          const key = `${store.version}|${format}|${limit}|${pageNumber}|${term}`
-          const cached = rendered.get(key)
-          if (cached) {
-            store.maybeRefresh()
-            return sendRendered(request, reply, format, cached)
+        return store.search(term, (pageNumber - 1) * limit, limit).then((found) => {
+          const page: SearchPage = {
+            info: pageInfo(found.total, pageNumber, limit),
+            term,
+            total: found.total,
+            results: found.results,
           }
-
-          return store.search(term, (pageNumber - 1) * limit, limit).then((found) => {
-            const page: SearchPage = {
-              info: pageInfo(found.total, pageNumber, limit),
+          if (format === 'html') {
+            return sendPage(request, reply, 'search', true, {
+              title: term ? `Search: ${term}` : 'All quotes',
               term,
-              total: found.total,
-              results: found.results,
-            }
-            if (format === 'html') {
-              return sendPage(request, reply, 'search', true, {
-                title: term ? `Search: ${term}` : 'All quotes',
-                term,
-                page: searchPageObject(page),
-                links: searchLinks(page, SEARCH_DEFAULT_LIMIT),
-              })
-            }
-            const body = format === 'json' ? searchPageJson(page) : searchPageText(page)
-            const entry = { body, etag: etagOf(body) }
-            rendered.set(key, entry)
-            return sendRendered(request, reply, format, entry)
-          })
-        },
-      )
-    }
+              page: searchPageObject(page),
+              links: searchLinks(page),
+            })
+          }
+          const body = format === 'json' ? searchPageJson(page) : searchPageText(page)
+          const entry = { body, etag: etagOf(body) }
+          rendered.set(key, entry)
+          return sendRendered(request, reply, format, entry)
+        })
+      },
+    )
   }
 }
 

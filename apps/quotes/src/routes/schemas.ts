@@ -23,9 +23,11 @@ export const quoteResponses = {
   429: problem('Too many requests from this address (hard ceiling)'),
 }
 
+const notModified = { description: 'Not modified (If-None-Match matched the ETag)', type: 'null' }
+
 export const quoteByIdResponses = {
   ...quoteResponses,
-  304: { description: 'Not modified (If-None-Match matched the ETag)', type: 'null' },
+  304: notModified,
   404: problem('No quote has this id'),
 }
 
@@ -34,7 +36,7 @@ export const searchResponses = {
     'A search page: JSON object, the texts one per line, or a page with pagination links',
     SearchResponse,
   ),
-  304: { description: 'Not modified (If-None-Match matched the ETag)', type: 'null' },
+  304: notModified,
   400: problem('A parameter is invalid'),
   429: problem('Too many requests from this address (hard ceiling)'),
 }
