@@ -20,11 +20,11 @@ export class LazyRequestLogger {
   ) {}
 
   get level(): string {
-    return this.options.level ?? this.parent.level
+    return this.real?.level ?? this.options.level ?? this.parent.level
   }
 
   set level(level: string) {
-    this.child().level = level
+    this.logger().level = level
   }
 
   private logger(): FastifyBaseLogger {
@@ -34,7 +34,14 @@ export class LazyRequestLogger {
 
   private log(level: Level, args: unknown[]): void {
     const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean }
-    if (this.real === undefined && parent.isLevelEnabled && !parent.isLevelEnabled(level)) return
+    // Skipped without a child only when the parent's level decides (a route's logLevel does not).
+    if (
+      this.real === undefined &&
+      this.options.level === undefined &&
+      parent.isLevelEnabled &&
+      !parent.isLevelEnabled(level)
+    )
+      return
     ;(this.logger()[level] as LogFn)(...args)
   }
 

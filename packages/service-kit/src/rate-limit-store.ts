@@ -50,11 +50,17 @@ export function batchedRedisStore(redis: Redis, opts: BatchedStoreOptions) {
   if (typeof client.rateLimitBatchIncr !== 'function') {
     redis.defineCommand('rateLimitBatchIncr', { numberOfKeys: 1, lua: BATCH_INCR })
   }
-  let flushing = false
+  // The flush under way, if any: close() waits for it, then sends what came in meanwhile.
+  let inFlight: Promise<void> | undefined
 
-  async function flush(): Promise<void> {
-    if (flushing) return
-    flushing = true
+  function flush(): Promise<void> {
+    inFlight ??= send().finally(() => {
+      inFlight = undefined
+    })
+    return inFlight
+  }
+
+  async function send(): Promise<void> {
     const now = Date.now()
     const batch: [string, Counter, number][] = []
     for (const [key, counter] of counters) {
@@ -84,7 +90,6 @@ export function batchedRedisStore(redis: Redis, opts: BatchedStoreOptions) {
         }
       }),
     )
-    flushing = false
   }
 
   const timer = setInterval(() => void flush(), flushMs)
@@ -119,19 +124,6 @@ export function batchedRedisStore(redis: Redis, opts: BatchedStoreOptions) {
       })
     }
 
-    read(clientKey: string, callback: Callback): void {
-      const counter = counters.get(this.prefix + clientKey)
-      const now = Date.now()
-      if (!counter || counter.windowEnd <= now) {
-        callback(null, { current: 0, ttl: 0 })
-        return
-      }
-      callback(null, {
-        current: counter.known + counter.sending + counter.pending,
-        ttl: counter.windowEnd - now,
-      })
-    }
-
     child(routeOptions: object): BatchedRedisStore {
       const route = (routeOptions as { routeInfo?: { method?: string; url?: string } }).routeInfo
       return new BatchedRedisStore(
@@ -146,6 +138,7 @@ export function batchedRedisStore(redis: Redis, opts: BatchedStoreOptions) {
     /** Sends what is pending and stops the timer (call on close, before Redis quits). */
     close: async () => {
       clearInterval(timer)
+      await inFlight
       await flush()
     },
     flush,

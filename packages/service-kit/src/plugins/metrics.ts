@@ -1,5 +1,4 @@
-import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
-import fastifyMetricsModule from 'fastify-metrics'
+import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import client from 'prom-client'
 import { RequestDurations } from '../request-durations.js'
@@ -13,30 +12,18 @@ declare module 'fastify' {
 }
 
 /**
- * Prometheus metrics at /metrics (served by fastify-metrics, with process metrics): request
+ * Prometheus metrics at /metrics (prom-client, with its default process metrics): request
  * counts and latency histograms by route and status, and a dependency-error counter.
  * Each app gets its own registry so several apps in one process (tests) do not collide.
  */
-// fastify-metrics is CommonJS with an ES-style default export.
-const fastifyMetrics = ((fastifyMetricsModule as unknown as { default?: unknown }).default ??
-  fastifyMetricsModule) as unknown as FastifyPluginCallback<Record<string, unknown>>
-
 const metricsPlugin: FastifyPluginAsync = async (fastify) => {
   const registry = new client.Registry()
-  await fastify.register(fastifyMetrics, {
-    endpoint: {
-      url: '/metrics',
-      method: 'GET',
-      config: { rateLimit: false },
-      schema: { hide: true },
-    } as never,
-    name: 'metrics',
-    promClient: { ...client, register: registry } as never,
-    defaultMetrics: { enabled: true, register: registry },
-    // Route metrics are recorded below, more cheaply than fastify-metrics' per-request timers.
-    routeMetrics: { enabled: false },
-    clearRegisterOnInit: false,
-  })
+  client.collectDefaultMetrics({ register: registry })
+  fastify.get(
+    '/metrics',
+    { schema: { hide: true }, config: { rateLimit: false } },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  )
   const dependencyErrors = new client.Counter({
     name: 'dependency_errors_total',
     help: 'Failed calls to a backing service',

@@ -32,10 +32,6 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
   })
   // An idle client losing its connection emits here; without a listener it would crash the process.
   pool.on('error', (error) => fastify.log.warn({ err: error }, 'postgres idle client error'))
-  fastify.decorate('pg', pool)
-  fastify.addHook('onClose', async () => {
-    await pool.end()
-  })
   try {
     await pool.query('SELECT 1')
   } catch (error) {
@@ -44,6 +40,11 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
       `Postgres is not reachable at ${redactUrl(opts.connectionString)}: ${(error as Error).message}`,
     )
   }
+  // Only a pool that connected is handed out, and ended once, on close.
+  fastify.decorate('pg', pool)
+  fastify.addHook('onClose', async () => {
+    await pool.end()
+  })
 }
 
 export default fp(postgresPlugin, { name: 'postgres', fastify: '5.x' })

@@ -140,7 +140,7 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
     } else {
       request.log.debug({ err: error }, 'client error')
     }
-    for (const [name, value] of Object.entries(classified.headers ?? {})) reply.header(name, value)
+    if (classified.headers) reply.headers(classified.headers)
     const problem = buildProblem(
       request,
       classified.code,
@@ -188,7 +188,7 @@ const PROBED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as cons
  * The methods that have a route of their own at `url`. Catch-all routes (static files, the
  * CORS preflight) match every path, so a match through a wildcard does not count.
  */
-export function allowedMethods(fastify: FastifyInstance, url: string): string[] {
+function allowedMethods(fastify: FastifyInstance, url: string): string[] {
   return PROBED_METHODS.filter((method) => {
     const route = fastify.findRoute({ method, url })
     return route !== null && !('*' in (route.params as Record<string, unknown>))
