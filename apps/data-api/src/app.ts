@@ -94,7 +94,6 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
   await fastify.register(dashboard, {
     sessionSecret: config.SESSION_SECRET,
     cookieSecure: config.COOKIE_SECURE,
-    maxActiveKeys: config.MAX_ACTIVE_KEYS,
     authPerAddress: config.AUTH_RATE_LIMIT_PER_ADDRESS,
     authPerAccount: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
   })

@@ -1,5 +1,5 @@
 import { KEYWORDS_DEFAULT_LIMIT, type KeywordsOptions, type KeywordsResult } from '@repo/contracts'
-import { detectLanguage } from './language.js'
+import { stopWordLanguage } from './language.js'
 import { hasLetter, normalizeToken, stopWordsFor, WORD_PATTERN } from './text.js'
 
 /*
@@ -9,14 +9,11 @@ import { hasLetter, normalizeToken, stopWordsFor, WORD_PATTERN } from './text.js
  * possessive `'s` removed. Ties are broken by first appearance, so the answer is stable.
  */
 
-/** Below this confidence the language is a guess: only English stop words are removed. */
-const MIN_LANGUAGE_CONFIDENCE = 0.5
 const POSSESSIVE = /'s$/
 
 export function keywords(data: string, options: KeywordsOptions): KeywordsResult {
   const limit = options.limit ?? KEYWORDS_DEFAULT_LIMIT
-  const detection = detectLanguage(data)
-  const language = detection.confidence >= MIN_LANGUAGE_CONFIDENCE ? detection.language : 'eng'
+  const language = stopWordLanguage(data)
   const stopWords = stopWordsFor(language)
 
   // Map iteration order is insertion order: first appearance breaks ties.

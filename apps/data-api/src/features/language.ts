@@ -59,6 +59,15 @@ export interface Detection {
   ranked: Array<{ language: string; confidence: number }>
 }
 
+/** Below this confidence the language is a guess: stop words fall back to English. */
+const MIN_STOPWORD_CONFIDENCE = 0.5
+
+/** The language whose stop words to remove from `text`: the detected one, or English. */
+export function stopWordLanguage(text: string): string {
+  const detection = detectLanguage(text)
+  return detection.confidence >= MIN_STOPWORD_CONFIDENCE ? detection.language : 'eng'
+}
+
 /** The most likely language of `text`, its confidence and the other candidates, best first. */
 export function detectLanguage(text: string): Detection {
   const sample = text

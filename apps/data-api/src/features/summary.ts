@@ -1,5 +1,5 @@
 import { SUMMARY_DEFAULT_SENTENCES, type SummaryOptions, type SummaryResult } from '@repo/contracts'
-import { detectLanguage } from './language.js'
+import { stopWordLanguage } from './language.js'
 import {
   collapseWhitespace,
   hasLetter,
@@ -18,8 +18,6 @@ import {
  * taken once.
  */
 
-const MIN_LANGUAGE_CONFIDENCE = 0.5
-
 export function summary(data: string, options: SummaryOptions): SummaryResult {
   const wanted = options.sentences ?? SUMMARY_DEFAULT_SENTENCES
   const sentences = splitSentences(data).map(collapseWhitespace)
@@ -27,10 +25,7 @@ export function summary(data: string, options: SummaryOptions): SummaryResult {
     return { sentences, count: sentences.length, total_sentences: sentences.length }
   }
 
-  const detection = detectLanguage(data)
-  const stopWords = stopWordsFor(
-    detection.confidence >= MIN_LANGUAGE_CONFIDENCE ? detection.language : 'eng',
-  )
+  const stopWords = stopWordsFor(stopWordLanguage(data))
   const contentWords = sentences.map((sentence) =>
     wordsOf(sentence)
       .map(normalizeToken)

@@ -64,8 +64,11 @@ export class Accounts {
     return rows[0]
   }
 
-  /** Changes the plan now and records the change; a no-op when the plan is the same. */
-  async changePlan(userId: string, plan: Plan): Promise<User | undefined> {
+  /**
+   * Changes the plan now and records the change; a no-op when the plan is the same. Resolves to
+   * whether the plan changed, or undefined when there is no such user.
+   */
+  async changePlan(userId: string, plan: Plan): Promise<boolean | undefined> {
     const client = await this.pool.connect()
     try {
       await client.query('BEGIN')
@@ -88,11 +91,8 @@ export class Accounts {
           [userId, from, plan],
         )
       }
-      const { rows } = await client.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [
-        userId,
-      ])
       await client.query('COMMIT')
-      return rows[0]
+      return from !== plan
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})
       throw error

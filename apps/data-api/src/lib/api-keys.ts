@@ -41,7 +41,8 @@ const KEY_COLUMNS = 'id, name, display_prefix, created_at, last_used_at, revoked
 export class ApiKeys {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly maxActive: number,
+    /** Active keys a user may hold at once. */
+    readonly maxActive: number,
   ) {}
 
   /** Creates a key and returns it in full: the only time it is ever available. */

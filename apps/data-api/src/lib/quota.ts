@@ -20,8 +20,7 @@ export interface QuotaDecision {
   limit: number
   used: number
   remaining: number
-  resetsAt: Date
-  /** resetsAt as ISO 8601, formatted once a day. */
+  /** The next UTC midnight as ISO 8601, formatted once a day. */
   resetsAtIso: string
   /** Seconds until the reset. */
   resetSeconds: number
@@ -87,7 +86,7 @@ export class QuotaStore {
     const { name, resetsAt, resetsAtIso } = this.dayOf(now)
     const resetSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000))
     const key = QuotaStore.key(keyId, name)
-    const base = { limit, resetsAt, resetsAtIso, resetSeconds, degraded: false }
+    const base = { limit, resetsAtIso, resetSeconds, degraded: false }
     try {
       const [allowed, used] = await this.redis.quotaConsume(key, limit, resetsAt.getTime() / 1000)
       if (this.fallback.size > 0) this.fallback.clear()
@@ -106,7 +105,7 @@ export class QuotaStore {
   async usage(keyIds: string[]): Promise<Map<string, number>> {
     const result = new Map<string, number>()
     if (keyIds.length === 0) return result
-    const day = utcDay(this.opts.clock())
+    const day = this.dayOf(this.opts.clock()).name
     try {
       const values = await this.redis.mget(...keyIds.map((id) => QuotaStore.key(id, day)))
       keyIds.forEach((id, i) => {

@@ -10,8 +10,8 @@ import { setRateLimitFields } from '../lib/rate-limit-fields.js'
 export interface ApiCaller {
   identity: KeyIdentity
   quota: QuotaDecision
-  /** When this key was used before this request, as far as we know (ISO 8601). */
-  previousUse: string | null
+  /** When this key was used before this request, if this instance saw it (else identity.lastUsedAt). */
+  previousUse: Date | undefined
 }
 
 declare module 'fastify' {
@@ -91,20 +91,19 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
       throw new HttpProblem(
         'QUOTA_EXCEEDED',
         `This key has used its ${quota.limit.toLocaleString('en')} requests for today (${identity.plan} plan). ` +
-          `The quota resets at ${quota.resetsAt.toISOString()}.`,
+          `The quota resets at ${quota.resetsAtIso}.`,
         {
-          extra: { limit: quota.limit, used: quota.used, resets_at: quota.resetsAt.toISOString() },
+          extra: { limit: quota.limit, used: quota.used, resets_at: quota.resetsAtIso },
           headers: { 'retry-after': String(quota.resetSeconds) },
         },
       )
     }
     if (quota.degraded) decisions.allowedDegraded.inc()
     else decisions.allowed.inc()
-    const previous = fastify.lastUsed.note(identity.keyId, fastify.clock())
     request.caller = {
       identity,
       quota,
-      previousUse: previous ? previous.toISOString() : identity.lastUsedAt,
+      previousUse: fastify.lastUsed.note(identity.keyId, fastify.clock()),
     }
   })
 }

@@ -31,10 +31,8 @@ const sessions: FastifyPluginAsync<SessionsOptions> = async (fastify, opts) => {
         'and are not shared between replicas',
     )
   }
-  // secretbox needs a 32-byte key; derive it from the configured secret.
-  const key = createHash('sha256')
-    .update(opts.secret ?? randomBytes(32).toString('hex'))
-    .digest()
+  // secretbox needs a 32-byte key: derived from the configured secret, else random.
+  const key = opts.secret ? createHash('sha256').update(opts.secret).digest() : randomBytes(32)
   await fastify.register(formbody, { bodyLimit: 16 * 1024 })
   await fastify.register(secureSession, {
     key,

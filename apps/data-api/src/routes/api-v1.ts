@@ -68,7 +68,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           name: identity.keyName,
           prefix: identity.displayPrefix,
           created_at: identity.keyCreatedAt,
-          last_used_at: previousUse,
+          last_used_at: previousUse?.toISOString() ?? identity.lastUsedAt,
         },
         quota: quotaBody(quota),
         features: [...limits.features],

@@ -8,10 +8,6 @@ import { hashApiKey } from '../../lib/api-key.js'
 import { KeyLimitError } from '../../lib/api-keys.js'
 import { pageSchema, planRow, renderPage } from './page.js'
 
-export interface AccountPagesOptions {
-  maxActiveKeys: number
-}
-
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 const Csrf = Type.Optional(Type.String({ maxLength: 200 }))
 const KeyForm = Type.Object({ name: Type.String({ maxLength: 1000 }), _csrf: Csrf })
@@ -26,7 +22,7 @@ declare module 'fastify' {
 }
 
 /** The signed-in pages: plan, keys (create, list with today's usage, revoke). */
-const accountPages: FastifyPluginAsyncTypebox<AccountPagesOptions> = async (fastify, opts) => {
+const accountPages: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.decorateRequest('user', null)
 
   // Every page here needs a signed-in user; others are sent to log in.
@@ -58,7 +54,7 @@ const accountPages: FastifyPluginAsyncTypebox<AccountPagesOptions> = async (fast
         error,
         limits: planRow(user.plan),
         keys: keys.map((k) => ({ ...k, used: usage.get(k.id) ?? 0 })),
-        maxKeys: opts.maxActiveKeys,
+        maxKeys: fastify.apiKeys.maxActive,
       },
       user,
       status,
@@ -150,8 +146,9 @@ const accountPages: FastifyPluginAsyncTypebox<AccountPagesOptions> = async (fast
       const plan = request.body.plan as Plan
       if (!PLANS.includes(plan))
         return showDashboard(request, reply, 'Choose one of the plans.', 400)
-      const user = await fastify.accounts.changePlan((request.user as User).id, plan)
-      if (user) await fastify.keyCache.evictUser(user.id)
+      const userId = (request.user as User).id
+      // Cached keys carry the plan: drop them everywhere, only when it did change.
+      if (await fastify.accounts.changePlan(userId, plan)) await fastify.keyCache.evictUser(userId)
       request.session.set(
         'flash',
         `You are now on the ${plan} plan: ${PLAN_LIMITS[plan].dailyRequests.toLocaleString('en')} requests per key per day.`,

@@ -7,7 +7,6 @@ import { renderPage } from './page.js'
 export interface DashboardOptions {
   sessionSecret: string | undefined
   cookieSecure: boolean
-  maxActiveKeys: number
   authPerAddress: number
   authPerAccount: number
 }
@@ -24,7 +23,7 @@ const dashboard: FastifyPluginAsyncTypebox<DashboardOptions> = async (fastify, o
     perAddress: opts.authPerAddress,
     perAccount: opts.authPerAccount,
   })
-  await fastify.register(accountPages, { maxActiveKeys: opts.maxActiveKeys })
+  await fastify.register(accountPages)
 }
 
 export default dashboard
