@@ -1,9 +1,7 @@
 // Options and results of the features every plan or PRO has: stats, sentiment, keywords,
 // language (see features.ts for the catalogue).
 import { type Static, Type } from 'typebox'
-
-const Count = (description: string) => Type.Integer({ minimum: 0, description })
-const Words = (description: string) => Type.Array(Type.String(), { description, uniqueItems: true })
+import { Count, Words } from './schema-helpers.js'
 
 // ---------------------------------------------------------------------------------------------
 // stats
@@ -66,7 +64,6 @@ export const SentimentOptions = Type.Object(
 export type SentimentOptions = Static<typeof SentimentOptions>
 
 export const SENTIMENT_LABELS = ['positive', 'negative', 'neutral'] as const
-export type SentimentLabel = (typeof SENTIMENT_LABELS)[number]
 
 export const SentimentResult = Type.Object(
   {

@@ -1,9 +1,7 @@
 // Options and results of the ENTERPRISE features: entities, summary, redact (see features.ts for
 // the catalogue).
 import { type Static, Type } from 'typebox'
-
-const Count = (description: string) => Type.Integer({ minimum: 0, description })
-const Words = (description: string) => Type.Array(Type.String(), { description, uniqueItems: true })
+import { Count, Words } from './schema-helpers.js'
 
 // ---------------------------------------------------------------------------------------------
 // entities

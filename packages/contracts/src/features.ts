@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox'
 import { FEATURES, type FeatureName } from './plans.js'
+import { Count } from './schema-helpers.js'
 
 /*
  * The feature catalogue of data-api (spec section 3): for each feature, the options it takes
@@ -28,8 +29,6 @@ import {
 
 export * from './features-basic.js'
 export * from './features-enterprise.js'
-
-const Count = (description: string) => Type.Integer({ minimum: 0, description })
 
 // ---------------------------------------------------------------------------------------------
 // catalogue

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox'
+import { Type } from 'typebox'
 
 export const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const
 export type Plan = (typeof PLANS)[number]
@@ -39,10 +39,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 export function cheapestPlanWith(feature: FeatureName): Plan {
   return PLANS.find((plan) => PLAN_LIMITS[plan].features.includes(feature)) as Plan
 }
-
-export const PlanLimitsSchema = Type.Object({
-  daily_requests: Type.Integer(),
-  max_data_bytes: Type.Integer(),
-  features: Type.Array(FeatureNameSchema),
-})
-export type PlanLimitsBody = Static<typeof PlanLimitsSchema>
