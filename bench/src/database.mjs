@@ -12,7 +12,7 @@ async function withClient(database, fn) {
   }
 }
 
-const quoted = (name) => `"${name.replace(/"/g, '""')}"`
+const quoted = (name) => pg.escapeIdentifier(name)
 
 export async function dropDatabase(name) {
   await withClient('postgres', (client) =>

@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks'
 import { databaseUrl, paths, settings } from './config.mjs'
 import { quotesInventory, recreateDatabase } from './database.mjs'
 import { failed, load, percentile, sampleRss } from './measure.mjs'
+import { counts, rare as rareSeedTerm } from './scenarios/quotes.mjs'
 import { runProcess, stopProcess } from './servers.mjs'
 import { startService } from './services.mjs'
-import { randomTerms, rareTerm, readCorpus, vocabulary } from './terms.mjs'
+import { randomTerms } from './terms.mjs'
 
 export const SCALE_DATABASE = 'bench_quotes_scale'
 const COMMON = 'love'
@@ -83,9 +84,7 @@ async function coldPass(service, terms) {
 export async function runScale({ log }) {
   const n = settings.scale
   const corpus = await ensureCorpus(n, log)
-  const seedCorpus = readCorpus()
-  const counts = vocabulary(seedCorpus)
-  const rare = rareTerm(seedCorpus, counts, settings.seed).term
+  const rare = rareSeedTerm.term
   const service = await startService('quotes', {
     instance: 'quotes-scale',
     database: SCALE_DATABASE,

@@ -5,8 +5,6 @@ import { join } from 'node:path'
 import { prng } from '@repo/quotes/dist/lib/synthetic.js'
 import { paths } from './config.mjs'
 
-export { prng }
-
 export function readCorpus() {
   return JSON.parse(readFileSync(join(paths.quotesApp, 'data', 'quotes.json'), 'utf8'))
 }

@@ -223,10 +223,6 @@ describe('401: missing, malformed or unknown key, with WWW-Authenticate, never c
   })
 })
 
-// KNOWN BUG (reported): a successful POST /api/v1/data has no Content-Type header at all (the
-// route sends its body through a custom serializer), although the body is JSON and the OpenAPI
-// document says application/json; with `X-Content-Type-Options: nosniff` a browser client will
-// not treat it as JSON. Drop `.fails` once it is fixed.
 it('a successful POST answers with Content-Type: application/json', async () => {
   const res = await callData(key, { data: 'Hello there.', options: { feature: 'stats' } })
   expect(res.status).toBe(200)

@@ -91,9 +91,6 @@ describe('GET /api: a random quote in the negotiated format', () => {
     expectHtml(await get('/api', 'text/html;q=0.5, text/plain;q=0.5'))
   })
 
-  // KNOWN BUG (reported): the README says "Ties go to HTML", but the service breaks ties by the
-  // order of the Accept header (negotiator's rule), which RFC 9110 gives no meaning:
-  // `Accept: application/json, text/html` answers JSON. Drop `.fails` once it is fixed.
   it('on equal q-values, the type the client lists first', async () => {
     const json = await get('/api', 'application/json, text/html')
     expect(json.headers.get('content-type')).toMatch(/^application\/json/)

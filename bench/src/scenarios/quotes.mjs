@@ -3,8 +3,10 @@ import { settings } from '../config.mjs'
 import { rareTerm, readCorpus, vocabulary } from '../terms.mjs'
 
 const corpus = readCorpus()
-/** A term matching 1 to 3 seed quotes, computed from apps/quotes/data/quotes.json. */
-export const rare = rareTerm(corpus, vocabulary(corpus), settings.seed)
+/** How often each word occurs in the seed quotes (apps/quotes/data/quotes.json). */
+export const counts = vocabulary(corpus)
+/** A term matching 1 to 3 seed quotes. */
+export const rare = rareTerm(corpus, counts, settings.seed)
 
 const json = { accept: 'application/json' }
 

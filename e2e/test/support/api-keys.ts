@@ -15,7 +15,7 @@ function base62(value: bigint, length: number): string {
   return out
 }
 
-export function keyChecksum(random: string): string {
+function keyChecksum(random: string): string {
   return base62(BigInt(crc32(random)), 6)
 }
 
