@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { platformPlugin } from '@repo/service-kit'
+import { platformPlugin, sharedCounterStore } from '@repo/service-kit'
 import type { DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
@@ -69,12 +69,15 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     // Failing open, the service still answers without Redis: degraded, not unavailable.
     redisCritical: config.QUOTA_FAIL_MODE === 'closed',
   })
-  // Throttles for sign-up and log-in (per route); counted in Redis, shared by replicas.
+  // Throttles for sign-up and log-in (per route, per address; IPv6 per /64): counted in Redis
+  // hit by hit, shared by replicas; in memory per instance while Redis is down.
   await fastify.register(rateLimit, {
     global: false,
-    redis: fastify.redis,
-    nameSpace: 'data-api:auth-rl:',
-    skipOnError: true,
+    store: sharedCounterStore(fastify.redis, {
+      nameSpace: 'data-api:auth-rl:',
+      maxLease: 1,
+      state: fastify.redisState,
+    }),
   })
 
   // The app's own

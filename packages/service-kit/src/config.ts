@@ -22,8 +22,21 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
       default: `postgres://localhost:5432/${defaults.database}`,
     }),
     REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
-    /** Prepended to every Redis key, so several deployments (or test runs) can share a server. */
-    REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64 }),
+    /**
+     * Seed nodes of a Redis Cluster, `host:port[,host:port...]`: switches to cluster mode
+     * (REDIS_URL then only gives credentials and TLS). Empty: one Redis server at REDIS_URL.
+     */
+    REDIS_CLUSTER_NODES: Type.String({
+      default: '',
+      maxLength: 2000,
+      pattern:
+        '^$|^\\s*(\\[[^\\]]+\\]|[^:,\\s]+):[0-9]{1,5}\\s*(,\\s*(\\[[^\\]]+\\]|[^:,\\s]+):[0-9]{1,5}\\s*)*$',
+    }),
+    /**
+     * Prepended to every Redis key and channel, so several deployments (or test runs) can share a
+     * server. No braces: they would change the hash slot of keys on a cluster.
+     */
+    REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, pattern: '^[^{}]*$' }),
     LOG_LEVEL: Type.Enum([...LOG_LEVELS], { default: 'info' }),
     /**
      * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is believed, comma

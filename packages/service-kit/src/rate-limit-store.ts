@@ -1,146 +1,182 @@
-import type { Redis } from 'ioredis'
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import { LRUCache } from 'lru-cache'
+import type { DependencyState } from './dependency-state.js'
+import type { RedisClient } from './redis/client.js'
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void
 
-interface Counter {
-  /** When this window ends (ms since epoch). */
-  windowEnd: number
-  /** The shared count as Redis last reported it (every instance's flushed hits). */
-  known: number
-  /** Hits counted here and not yet sent to Redis. */
-  pending: number
-  /** Hits on their way to Redis. */
-  sending: number
-  windowMs: number
-}
-
-// Adds a batch of hits; the first batch of a window starts its expiry. Returns the shared count
-// and the window's remaining time, so every instance converges on the same window.
-const BATCH_INCR = `
-local total = redis.call('INCRBY', KEYS[1], ARGV[1])
-if total == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+/*
+ * Reserves up to ARGV[1] hits of a window's allowance (ARGV[2] = max) for one instance, never more
+ * than what is left, and at most an eighth of it (so instances near the limit share what remains
+ * in small pieces). The first reservation of a window starts its expiry (ARGV[3] ms). Returns
+ * {granted, used after the grant, window ms left}. One key: fine on a Redis Cluster.
+ */
+const LEASE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local max = tonumber(ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
-return {total, ttl}
+local grant = 0
+if used < max then
+  grant = math.min(tonumber(ARGV[1]), math.max(1, math.floor((max - used) / 8)))
+  used = redis.call('INCRBY', KEYS[1], grant)
+end
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  ttl = tonumber(ARGV[3])
+end
+return {grant, used, ttl}
 `
 
-export interface BatchedStoreOptions {
-  /** Prepended to each client key (after the Redis client's own keyPrefix). */
-  nameSpace: string
-  /** How often local hits are sent to Redis. */
-  flushMs?: number
-  onError?: (error: Error) => void
+interface RedisWithLease {
+  rateLimitLease(key: string, want: number, max: number, windowMs: number): Promise<number[]>
 }
 
-interface RedisWithBatchIncr extends Redis {
-  rateLimitBatchIncr(key: string, hits: number, windowMs: number): Promise<[number, number]>
+interface Lease {
+  /** Hits reserved in Redis and not used yet. */
+  tokens: number
+  /** The window's shared count after the last reservation (every instance's). */
+  used: number
+  windowEnd: number
+  /** What to ask for next time: doubles while this client keeps using its reservations. */
+  want: number
+  /** Redis said the allowance is gone: refuse without asking until the window ends. */
+  exhausted: boolean
+}
+
+export interface SharedCounterOptions {
+  /** Prepended to each client key (after the Redis client's own prefix). */
+  nameSpace: string
+  /**
+   * Most hits an instance reserves at once. 1: every hit is one atomic round trip (exact to the
+   * hit, for low-volume limits such as log-ins). More: one round trip per reservation.
+   */
+  maxLease: number
+  /** Reports Redis failures (one log line per outage) and recoveries. */
+  state: DependencyState
 }
 
 /**
- * A store for @fastify/rate-limit that counts in memory and shares the counts through Redis in
- * batches (every `flushMs`), instead of one Redis round trip per request. One instance enforces
- * its ceiling exactly; across N instances a client can pass the ceiling by at most what it sends
- * to the other instances within one flush interval, which is fine for an abuse ceiling and costs
- * nothing on the hot path. When Redis is unreachable each instance keeps limiting on its own.
+ * A store for @fastify/rate-limit that is exact across any number of instances without a Redis
+ * round trip per request: an instance reserves a batch of hits from the shared count in Redis
+ * (one atomic script) and admits requests from its reservation locally, so the total admitted
+ * never passes the limit. Near the limit the batches shrink to single hits; once the limit is
+ * reached, refusals cost nothing until the window ends. Hits reserved by an instance that then
+ * gets no more traffic are lost for that window, so a client may be refused slightly before the
+ * limit when its requests stop reaching some instances, never after.
+ *
+ * With Redis unreachable, each instance counts in memory against the same limit (so the limit
+ * holds per instance) until Redis answers again.
+ *
+ * (@fastify/rate-limit's own Redis store costs one round trip per request, which on the quotes
+ * service's hot endpoints costs about as much CPU as the rest of the request.)
  */
-export function batchedRedisStore(redis: Redis, opts: BatchedStoreOptions) {
-  const flushMs = opts.flushMs ?? 100
-  const counters = new Map<string, Counter>()
-  const client = redis as RedisWithBatchIncr
-  if (typeof client.rateLimitBatchIncr !== 'function') {
-    redis.defineCommand('rateLimitBatchIncr', { numberOfKeys: 1, lua: BATCH_INCR })
-  }
-  // The flush under way, if any: close() waits for it, then sends what came in meanwhile.
-  let inFlight: Promise<void> | undefined
+export type RateLimitStore = FastifyRateLimitStore
 
-  function flush(): Promise<void> {
-    inFlight ??= send().finally(() => {
-      inFlight = undefined
+export function sharedCounterStore(
+  redis: RedisClient,
+  opts: SharedCounterOptions,
+): FastifyRateLimitStoreCtor {
+  const client = redis as unknown as RedisWithLease & RedisClient
+  if (typeof client.rateLimitLease !== 'function') {
+    redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE })
+  }
+
+  // After a failure, count locally for a second before asking Redis again, so an unresponsive
+  // Redis (each command waits for its timeout) does not slow every request down.
+  let retryAt = 0
+
+  return class SharedCounterStore implements RateLimitStore {
+    private readonly leases = new LRUCache<string, Lease>({ max: 100_000 })
+    private readonly local = new LRUCache<string, { count: number; windowEnd: number }>({
+      max: 100_000,
     })
-    return inFlight
-  }
+    private readonly pending = new Map<string, Promise<void>>()
 
-  async function send(): Promise<void> {
-    const now = Date.now()
-    const batch: [string, Counter, number][] = []
-    for (const [key, counter] of counters) {
-      if (counter.pending > 0) {
-        batch.push([key, counter, counter.pending])
-        counter.sending += counter.pending
-        counter.pending = 0
-      } else if (counter.windowEnd <= now && counter.sending === 0) {
-        counters.delete(key)
-      }
-    }
-    await Promise.all(
-      batch.map(async ([key, counter, hits]) => {
-        try {
-          const [total, ttl] = await client.rateLimitBatchIncr(
-            opts.nameSpace + key,
-            hits,
-            counter.windowMs,
-          )
-          counter.known = total
-          counter.windowEnd = Date.now() + ttl
-        } catch (error) {
-          counter.known += hits
-          opts.onError?.(error as Error)
-        } finally {
-          counter.sending -= hits
-        }
-      }),
-    )
-  }
+    constructor(
+      _params?: unknown,
+      private readonly prefix = opts.nameSpace,
+    ) {}
 
-  const timer = setInterval(() => void flush(), flushMs)
-  timer.unref()
-
-  class BatchedRedisStore {
-    /** Route-specific limits (route config) count apart from the global one, as RedisStore does. */
-    // @fastify/rate-limit constructs the store with its options; we need only our own prefix.
-    readonly prefix: string
-    constructor(_options?: unknown, prefix = '') {
-      this.prefix = prefix
-    }
-
-    incr(clientKey: string, callback: Callback, timeWindow: number): void {
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const now = Date.now()
-      const key = this.prefix + clientKey
-      let counter = counters.get(key)
-      if (counter === undefined || (counter.windowEnd <= now && counter.sending === 0)) {
-        counter = {
-          windowEnd: now + timeWindow,
-          known: 0,
-          pending: 0,
-          sending: 0,
-          windowMs: timeWindow,
-        }
-        counters.set(key, counter)
+      let lease = this.leases.get(key)
+      if (lease && lease.windowEnd <= now) {
+        this.leases.delete(key)
+        lease = undefined
       }
-      counter.pending += 1
-      callback(null, {
-        current: counter.known + counter.sending + counter.pending,
-        ttl: Math.max(counter.windowEnd - now, 0),
+      if (lease?.exhausted) {
+        callback(null, { current: max + 1, ttl: lease.windowEnd - now })
+        return
+      }
+      if (lease && lease.tokens > 0) {
+        lease.tokens -= 1
+        callback(null, { current: lease.used - lease.tokens, ttl: lease.windowEnd - now })
+        return
+      }
+      if (now < retryAt) {
+        this.incrLocally(key, callback, timeWindow, max)
+        return
+      }
+      let wait = this.pending.get(key)
+      if (wait === undefined) {
+        wait = this.reserve(key, lease, timeWindow, max, now).finally(() => {
+          this.pending.delete(key)
+        })
+        this.pending.set(key, wait)
+      }
+      wait.then(
+        () => this.incr(key, callback, timeWindow, max),
+        () => this.incrLocally(key, callback, timeWindow, max),
+      )
+    }
+
+    private async reserve(
+      key: string,
+      previous: Lease | undefined,
+      timeWindow: number,
+      max: number,
+      now: number,
+    ): Promise<void> {
+      const want = previous
+        ? Math.min(previous.want * 2, opts.maxLease)
+        : Math.min(4, opts.maxLease)
+      let reply: number[]
+      try {
+        reply = await client.rateLimitLease(`${this.prefix}${key}`, want, max, timeWindow)
+      } catch (error) {
+        retryAt = Date.now() + 1_000
+        opts.state.down(error as Error)
+        throw error
+      }
+      opts.state.up()
+      const [granted = 0, used = 0, ttl = timeWindow] = reply
+      this.leases.set(key, {
+        tokens: granted,
+        used,
+        windowEnd: now + ttl,
+        want,
+        exhausted: granted === 0,
       })
     }
 
-    child(routeOptions: object): BatchedRedisStore {
+    private incrLocally(key: string, callback: Callback, timeWindow: number, max: number): void {
+      const now = Date.now()
+      let counter = this.local.get(key)
+      if (counter === undefined || counter.windowEnd <= now) {
+        counter = { count: 0, windowEnd: now + timeWindow }
+        this.local.set(key, counter)
+      }
+      counter.count += 1
+      callback(null, { current: Math.min(counter.count, max + 1), ttl: counter.windowEnd - now })
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): SharedCounterStore {
+      // @fastify/rate-limit passes the route's merged options, with the route as `routeInfo`.
       const route = (routeOptions as { routeInfo?: { method?: string; url?: string } }).routeInfo
-      return new BatchedRedisStore(
+      return new SharedCounterStore(
         undefined,
         `${this.prefix}${route?.method ?? ''}${route?.url ?? ''}-`,
       )
     }
-  }
-
-  return {
-    Store: BatchedRedisStore,
-    /** Sends what is pending and stops the timer (call on close, before Redis quits). */
-    close: async () => {
-      clearInterval(timer)
-      await inFlight
-      await flush()
-    },
-    flush,
   }
 }

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { batchedRedisStore } from '../src/rate-limit-store.js'
+import { DependencyState } from '../src/dependency-state.js'
+import { type RateLimitStore, sharedCounterStore } from '../src/rate-limit-store.js'
 import { TEST_REDIS_URL, testRedisNamespace } from '../src/testing/index.js'
 
 const ns = testRedisNamespace('rlstore')
 let redis: Redis
+const logged: string[] = []
+const log = {
+  warn: (_o: object, msg?: string) => logged.push(`warn ${msg}`),
+  info: (_o: object, msg?: string) => logged.push(`info ${msg}`),
+  error: (_o: object, msg?: string) => logged.push(`error ${msg}`),
+}
 
 beforeAll(async () => {
   redis = new Redis(TEST_REDIS_URL, { keyPrefix: ns.prefix })
@@ -16,76 +23,100 @@ afterAll(async () => {
 })
 
 type Result = { current: number; ttl: number }
-type IncrCallback = (err: Error | null, res?: Result) => void
 
-function incr(
-  store: { incr: (key: string, cb: IncrCallback, windowMs: number) => void },
-  key: string,
-  windowMs = 60_000,
-) {
+function incr(store: RateLimitStore, key: string, max: number, windowMs = 60_000) {
   return new Promise<Result>((resolve, reject) =>
-    store.incr(key, (err, res) => (err || !res ? reject(err) : resolve(res)), windowMs),
+    store.incr(key, (err, res) => (err || !res ? reject(err) : resolve(res)), windowMs, max),
   )
 }
 
-describe('batchedRedisStore', () => {
-  it('counts locally at once and shares the count through Redis', async () => {
-    const a = batchedRedisStore(redis, { nameSpace: 'rl:', flushMs: 10_000 })
-    const b = batchedRedisStore(redis, { nameSpace: 'rl:', flushMs: 10_000 })
-    const storeA = new a.Store()
-    const storeB = new b.Store()
-    const client = `ip-${randomBytes(3).toString('hex')}`
-    expect((await incr(storeA, client)).current).toBe(1)
-    expect((await incr(storeA, client)).current).toBe(2)
-    await a.flush()
-    expect(await redis.get(`rl:${client}`)).toBe('2')
-    expect(await redis.pttl(`rl:${client}`)).toBeGreaterThan(50_000)
+function makeStore(client: Redis, maxLease: number, nameSpace = 'rl:') {
+  const state = new DependencyState({ name: 'redis', log })
+  const Store = sharedCounterStore(client, { nameSpace, maxLease, state })
+  return { store: new Store({}), state }
+}
 
-    // B counts its own hit, then learns A's two from Redis at its flush.
-    expect((await incr(storeB, client)).current).toBe(1)
-    await b.flush()
-    expect((await incr(storeB, client)).current).toBe(4)
-    await a.close()
-    await b.close()
+const client = () => `ip-${randomBytes(4).toString('hex')}`
+const admitted = (results: Result[], max: number) => results.filter((r) => r.current <= max).length
+
+describe('sharedCounterStore', () => {
+  it('admits exactly the limit across instances hit concurrently', async () => {
+    const a = makeStore(redis, 64).store
+    const b = makeStore(redis, 64).store
+    const key = client()
+    const results = await Promise.all(
+      Array.from({ length: 1_500 }, (_, i) => incr(i % 2 === 0 ? a : b, key, 1_000)),
+    )
+    expect(admitted(results, 1_000)).toBe(1_000)
+    expect(Number(await redis.get(`rl:${key}`))).toBe(1_000)
   })
 
-  it('keeps route-specific limits apart from the global one', async () => {
-    const s = batchedRedisStore(redis, { nameSpace: 'rl:', flushMs: 10_000 })
-    const global = new s.Store()
-    const route = global.child({ routeInfo: { method: 'POST', url: '/login' } })
-    await incr(global, 'k')
-    expect((await incr(route, 'k')).current).toBe(1)
-    await s.close()
+  it('reserves hits in batches instead of a round trip per request', async () => {
+    const { store } = makeStore(redis, 64)
+    const key = client()
+    await incr(store, key, 1_000)
+    // The first reservation is 4 hits: the next three need no Redis.
+    expect(await redis.get(`rl:${key}`)).toBe('4')
+    for (let i = 0; i < 3; i += 1) await incr(store, key, 1_000)
+    expect(await redis.get(`rl:${key}`)).toBe('4')
+    await incr(store, key, 1_000)
+    expect(await redis.get(`rl:${key}`)).toBe('12')
+    expect(await redis.pttl(`rl:${key}`)).toBeGreaterThan(50_000)
   })
 
-  it('keeps limiting on its own when Redis is unreachable', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', {
+  it('is exact to the hit with a lease of one, and reports the shared count', async () => {
+    const a = makeStore(redis, 1).store
+    const b = makeStore(redis, 1).store
+    const key = client()
+    expect((await incr(a, key, 3)).current).toBe(1)
+    expect((await incr(b, key, 3)).current).toBe(2)
+    expect((await incr(a, key, 3)).current).toBe(3)
+    expect((await incr(b, key, 3)).current).toBe(4)
+    expect(await redis.get(`rl:${key}`)).toBe('3')
+  })
+
+  it('refuses without asking Redis once the limit is reached, until the window ends', async () => {
+    const { store } = makeStore(redis, 1)
+    const key = client()
+    await incr(store, key, 1, 300)
+    const refused = await incr(store, key, 1, 300)
+    expect(refused.current).toBe(2)
+    expect(refused.ttl).toBeGreaterThan(0)
+    await redis.set(`rl:${key}`, '0', 'PX', 300) // another window, but this instance knows the old one
+    expect((await incr(store, key, 1, 300)).current).toBe(2)
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    expect((await incr(store, key, 1, 300)).current).toBe(1)
+  })
+
+  it('keeps limiting in memory while Redis is unreachable, logging the outage once', async () => {
+    const down = new Redis({
+      port: 1,
       lazyConnect: true,
       enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
       retryStrategy: () => null,
     })
-    const errors: Error[] = []
-    const s = batchedRedisStore(dead, {
-      nameSpace: 'rl:',
-      flushMs: 10_000,
-      onError: (e) => errors.push(e),
-    })
-    const store = new s.Store()
-    await incr(store, 'k')
-    await s.flush()
-    expect(errors.length).toBe(1)
-    expect((await incr(store, 'k')).current).toBe(2)
-    await s.close()
-    dead.disconnect()
+    down.on('error', () => {})
+    logged.length = 0
+    const { store, state } = makeStore(down, 64)
+    const key = client()
+    const results = []
+    for (let i = 0; i < 5; i += 1) results.push(await incr(store, key, 3))
+    expect(results.map((r) => r.current)).toEqual([1, 2, 3, 4, 4])
+    expect(state.status).toBe('down')
+    expect(logged.filter((line) => line.startsWith('warn'))).toHaveLength(1)
+    down.disconnect()
   })
 
-  it('starts a new window when the old one has passed', async () => {
-    const s = batchedRedisStore(redis, { nameSpace: 'rl:', flushMs: 10_000 })
-    const store = new s.Store()
-    const client = `w-${randomBytes(3).toString('hex')}`
-    await incr(store, client, 50)
-    await new Promise((r) => setTimeout(r, 80))
-    expect((await incr(store, client, 50)).current).toBe(1)
-    await s.close()
+  it('keeps the counts of each route apart (child stores)', async () => {
+    const { store } = makeStore(redis, 1)
+    const route = (url: string) => ({ routeInfo: { method: 'POST', url } }) as never
+    const login = store.child(route('/login'))
+    const signup = store.child(route('/signup'))
+    const key = client()
+    await incr(login, key, 5)
+    await incr(login, key, 5)
+    expect((await incr(signup, key, 5)).current).toBe(1)
+    expect(await redis.get(`rl:POST/login-${key}`)).toBe('2')
   })
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from '@repo/service-kit'
 
 /**
  * Failed log-ins per account: after `max` failures within the window the account refuses
@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis'
  */
 export class LoginThrottle {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly max: number,
     private readonly windowSeconds: number,
   ) {}

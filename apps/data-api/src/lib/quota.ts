@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis'
+import type { RedisClient } from '@repo/service-kit'
 import { type Clock, nextUtcMidnight, utcDay } from './clock.js'
 
 // One round trip decides and counts: refuse without counting at the limit, else count. The first
@@ -11,7 +11,7 @@ if used == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
 return {1, used}
 `
 
-interface RedisWithQuota extends Redis {
+type RedisWithQuota = RedisClient & {
   quotaConsume(key: string, limit: number, expireAt: number): Promise<[number, number]>
 }
 
@@ -45,7 +45,7 @@ export class QuotaUnavailableError extends Error {
   override name = 'QuotaUnavailableError'
 }
 
-/** Counts requests per API key per UTC day in Redis, under `quota:<key id>:<day>`. */
+/** Counts requests per API key per UTC day in Redis, under `quota:{<key id>}:<day>`. */
 export class QuotaStore {
   private readonly redis: RedisWithQuota
   /** Counts kept while Redis is unreachable (fail-open), so headers stay meaningful. */
@@ -68,7 +68,7 @@ export class QuotaStore {
   }
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly opts: QuotaStoreOptions,
   ) {
     this.redis = redis as RedisWithQuota
@@ -77,8 +77,13 @@ export class QuotaStore {
     }
   }
 
+  /**
+   * `quota:{<key id>}:<day>`: the braces are a Redis Cluster hash tag, so every key of one API key
+   * (its daily counts, its running feature requests) lives in one hash slot and a script may
+   * touch them together.
+   */
   static key(keyId: string, day: string): string {
-    return `quota:${keyId}:${day}`
+    return `quota:{${keyId}}:${day}`
   }
 
   async consume(keyId: string, limit: number): Promise<QuotaDecision> {
@@ -107,7 +112,8 @@ export class QuotaStore {
     if (keyIds.length === 0) return result
     const day = this.dayOf(this.opts.clock()).name
     try {
-      const values = await this.redis.mget(...keyIds.map((id) => QuotaStore.key(id, day)))
+      // One GET per key: on a cluster the keys live in different slots (no MGET across slots).
+      const values = await Promise.all(keyIds.map((id) => this.redis.get(QuotaStore.key(id, day))))
       keyIds.forEach((id, i) => {
         result.set(id, Number(values[i] ?? 0))
       })

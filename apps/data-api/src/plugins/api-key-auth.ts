@@ -56,7 +56,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     if (key === undefined) {
       throw unauthorized('The Authorization header must read "Bearer <key>".', 'invalid_request')
     }
-    let identity = fastify.keyCache.peek(key)
+    let identity: KeyIdentity | undefined = fastify.keyCache.peek(key)
     if (identity === undefined) {
       // Not known here: check its shape and checksum (no I/O) before asking Postgres.
       if (!isWellFormedApiKey(key)) {

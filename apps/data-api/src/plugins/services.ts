@@ -39,21 +39,16 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
     labelNames: ['decision'] as const,
     registers: [fastify.promRegistry],
   })
-  const redisDown = (error: Error) => {
-    fastify.dependencyErrors.inc({ dependency: 'redis' })
-    fastify.log.warn({ err: error }, 'redis unavailable')
-  }
+  const redisDown = (error: Error) => fastify.redisState.down(error)
   const clock = opts.clock ?? systemClock
   const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys)
 
-  // Subscriptions need a connection of their own, with the same settings.
-  const subscriber = fastify.redis.duplicate()
-  const keyCache = new KeyCache(apiKeys, fastify.redis, subscriber, {
+  const keyCache = new KeyCache(apiKeys, fastify.redis, {
     ttlMs: opts.keyCacheTtlMs,
     channel: `${opts.redisKeyPrefix}api-keys:invalidate`,
     onError: redisDown,
   })
-  await keyCache.start()
+  keyCache.start()
 
   const lastUsed = new LastUsedWriter(
     (times) => apiKeys.touch(times),

@@ -71,7 +71,9 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
         checks[name] = result.status === 'fulfilled' ? 'up' : 'down'
         if (result.status === 'fulfilled') continue
         request.log.warn({ check: name, err: result.reason }, 'readiness check failed')
-        if (check.critical ?? true) status = 'unavailable'
+        // A probe may say the failure makes the instance unusable even for an optional dependency
+        // (a misconfiguration rather than an outage).
+        if ((check.critical ?? true) || result.reason?.critical === true) status = 'unavailable'
         else if (status === 'ready') status = 'degraded'
       }
       reply.header('cache-control', 'no-store')

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Counts failures talking to Postgres or Redis, by dependency. */
     dependencyErrors: client.Counter<'dependency'>
+    /** 1 while a dependency answers, 0 while it is down (as the service last saw it). */
+    dependencyUp: client.Gauge<'dependency'>
     promRegistry: client.Registry
   }
 }
@@ -31,6 +33,15 @@ const metricsPlugin: FastifyPluginAsync = async (fastify) => {
     registers: [registry],
   })
   fastify.decorate('dependencyErrors', dependencyErrors)
+  fastify.decorate(
+    'dependencyUp',
+    new client.Gauge({
+      name: 'dependency_up',
+      help: 'Whether a backing service answers (1) or not (0), as this instance last saw it',
+      labelNames: ['dependency'] as const,
+      registers: [registry],
+    }),
+  )
   fastify.decorate('promRegistry', registry)
 
   // Request counts and latencies by method, route pattern and status, one observation per

@@ -41,7 +41,11 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     max: config.PG_POOL_MAX,
     applicationName: opts.name,
   })
-  await fastify.register(redisPlugin, { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
+  await fastify.register(redisPlugin, {
+    url: config.REDIS_URL,
+    ...(config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : {}),
+    keyPrefix: config.REDIS_KEY_PREFIX,
+  })
   await fastify.register(pagesPlugin, { views: opts.views, publicDir: opts.publicDir })
   await fastify.register(openApiPlugin, opts.openApi)
   fastify.addSchema(Problem)
@@ -49,7 +53,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   await fastify.register(healthPlugin, {
     checks: {
       postgres: { probe: () => fastify.pg.query('SELECT 1') },
-      redis: { probe: () => fastify.redis.ping(), critical: opts.redisCritical ?? true },
+      redis: { probe: () => fastify.redisReady(), critical: opts.redisCritical ?? true },
     },
   })
 }

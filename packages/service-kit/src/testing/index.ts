@@ -1,4 +1,13 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { freePort, type Spawned, spawnServer, waitFor } from './processes.js'
+export {
+  type PrivateRedis,
+  type RedisClusterNode,
+  type RedisClusterOptions,
+  startPrivateRedis,
+  startRedisCluster,
+  type TestRedisCluster,
+} from './redis-servers.js'
 export {
   createServiceTestApp,
   type ServiceTestApp,

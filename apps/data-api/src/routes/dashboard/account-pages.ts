@@ -80,7 +80,7 @@ const accountPages: FastifyPluginAsyncTypebox = async (fastify) => {
       try {
         const created = await fastify.apiKeys.create(user.id, name)
         // Clears a cached "unknown key" left by anyone who tried this key before it existed.
-        await fastify.keyCache.evictKey(hashApiKey(created.key))
+        await fastify.keyCache.created(hashApiKey(created.key))
         request.log.info({ key_id: created.row.id, user_id: user.id }, 'api key created')
         const origin = `${request.protocol}://${request.host}`
         return renderPage(
