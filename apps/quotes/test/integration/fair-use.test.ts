@@ -93,3 +93,47 @@ describe('a second instance sharing Redis', () => {
     }
   })
 })
+
+describe('client addresses behind a proxy', () => {
+  const forwarded = (peer: string, client: string) => ({
+    url: '/api/q/q1',
+    remoteAddress: peer,
+    headers: { 'x-forwarded-for': client },
+  })
+
+  it('ignores X-Forwarded-For without TRUST_PROXY: the peer address is the client', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await t.app.inject(forwarded('203.0.113.50', `198.51.100.${i}`))).statusCode)
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
+  it('believes X-Forwarded-For only from the proxies listed in TRUST_PROXY', async () => {
+    const proxied = await createTestApp('fairuse_proxy', {
+      RATE_LIMIT_MAX: '3',
+      TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
+    })
+    try {
+      const statuses = async (peer: string, client: string) => {
+        const results: number[] = []
+        for (let i = 0; i < 4; i += 1) {
+          results.push((await proxied.app.inject(forwarded(peer, client))).statusCode)
+        }
+        return results
+      }
+      // Through a trusted proxy, each client is counted apart...
+      expect(await statuses('10.1.2.3', '198.51.100.7')).toEqual([200, 200, 200, 429])
+      expect(await statuses('192.0.2.1', '198.51.100.8')).toEqual([200, 200, 200, 429])
+      // ...and the proxy's other clients are not refused for them.
+      expect((await proxied.app.inject(forwarded('10.1.2.3', '198.51.100.9'))).statusCode).toBe(200)
+      // A peer not in the list cannot choose its address.
+      expect(await statuses('203.0.113.60', '198.51.100.10')).toEqual([200, 200, 200, 429])
+      expect(
+        (await proxied.app.inject(forwarded('203.0.113.60', '198.51.100.11'))).statusCode,
+      ).toBe(429)
+    } finally {
+      await proxied.close()
+    }
+  })
+})
