@@ -9,7 +9,9 @@
  *  3. starts `node apps/quotes/dist/server.js` and `node apps/data-api/dist/server.js` on free
  *     ports and waits for both `/ready` (60 s);
  *  4. runs `vitest run` in e2e/ twice in a row (a second run must pass against the same stack);
- *  5. stops both services with SIGTERM and checks each exits 0 within 15 s (graceful shutdown);
+ *  5. stops both services with SIGTERM and checks the graceful shutdown: during the drain
+ *     (SHUTDOWN_DRAIN_MS) /ready answers 503 while other requests are still served, then the
+ *     process exits 0 within 15 s;
  *  6. drops the databases (WITH (FORCE)) and deletes the Redis keys under the prefix.
  *
  * Exits non-zero if anything failed, clean-up included.
@@ -42,6 +44,7 @@ const REDIS_URL =
 const RUNS = Number(process.env.E2E_RUNS || 2)
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 15_000
+const DRAIN_MS = 1_500
 
 const suffix = randomBytes(4).toString('hex')
 const databases = { quotes: `e2e_quotes_${suffix}`, data: `e2e_data_${suffix}` }
@@ -51,6 +54,8 @@ const sessionSecret = randomBytes(36).toString('base64url') // 48 characters
 const failures = []
 /** @type {Map<string, import('node:child_process').ChildProcess>} */
 const services = new Map()
+/** @type {Map<string, string>} */
+const baseUrls = new Map()
 
 function log(message) {
   process.stdout.write(`\n[e2e] ${message}\n`)
@@ -153,8 +158,23 @@ async function waitReady(name, baseUrl) {
   throw new Error(`${name} not ready at ${baseUrl}/ready within ${READY_TIMEOUT_MS} ms: ${last}`)
 }
 
+/** During the drain after SIGTERM: /ready says 503 shutting_down, /health still answers 200. */
+async function checkDrain(name, baseUrl) {
+  const ready = await fetch(`${baseUrl}/ready`)
+  const body = await ready.json()
+  const health = await fetch(`${baseUrl}/health`)
+  await health.arrayBuffer()
+  if (ready.status !== 503 || body.status !== 'shutting_down' || health.status !== 200) {
+    failures.push(
+      `${name} while draining: /ready ${ready.status} ${JSON.stringify(body)}, /health ${health.status}`,
+    )
+  } else {
+    log(`${name} drains: /ready 503 shutting_down while /health still answers 200`)
+  }
+}
+
 /** SIGTERM, then expects exit code 0 within STOP_TIMEOUT_MS (SIGKILL and a failure otherwise). */
-async function stopService(name) {
+async function stopService(name, baseUrl) {
   const child = services.get(name)
   if (!child) return
   services.delete(name)
@@ -165,6 +185,10 @@ async function stopService(name) {
   const started = Date.now()
   const exited = once(child, 'exit')
   child.kill('SIGTERM')
+  if (baseUrl) {
+    await sleep(200)
+    await checkDrain(name, baseUrl).catch((error) => failures.push(`${name} drain: ${error}`))
+  }
   const result = await Promise.race([exited, sleep(STOP_TIMEOUT_MS).then(() => 'timeout')])
   if (result === 'timeout') {
     child.kill('SIGKILL')
@@ -181,7 +205,7 @@ async function stopService(name) {
 let cleaningUp = null
 async function cleanUp() {
   cleaningUp ??= (async () => {
-    for (const name of [...services.keys()]) await stopService(name)
+    for (const name of [...services.keys()]) await stopService(name, baseUrls.get(name))
     try {
       await dropDatabases()
       log(`dropped databases ${Object.values(databases).join(', ')}`)
@@ -232,6 +256,7 @@ async function main() {
     REDIS_KEY_PREFIX: redisKeyPrefix,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
   }
   startService('quotes', 'apps/quotes/dist/server.js', {
     ...common,
@@ -250,6 +275,8 @@ async function main() {
     QUOTES_URL: `http://127.0.0.1:${quotesPort}`,
     DATA_API_URL: `http://127.0.0.1:${dataPort}`,
   }
+  baseUrls.set('quotes', urls.QUOTES_URL)
+  baseUrls.set('data-api', urls.DATA_API_URL)
   const readyStart = Date.now()
   await Promise.all([
     waitReady('quotes', urls.QUOTES_URL),

@@ -45,6 +45,12 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
     TRUST_PROXY: Type.String({ default: '', maxLength: 1000 }),
     /** How long a SIGTERM waits for in-flight requests before the process exits anyway. */
     SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+    /**
+     * On SIGTERM, how long /ready answers 503 while requests are still served, before the server
+     * stops accepting: long enough for a load balancer's health checks to take the instance out
+     * of rotation (behind one, at least its check interval × failures before down). 0 without one.
+     */
+    SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
     PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
     /**
      * `auto`: with no DATABASE_URL / REDIS_URL set and nothing answering at the defaults, run on

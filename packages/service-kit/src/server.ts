@@ -4,6 +4,7 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyServerOptions,
 } from 'fastify'
+import fp from 'fastify-plugin'
 import { pino } from 'pino'
 import type { BaseConfig } from './config.js'
 import { resolveStores } from './embedded.js'
@@ -22,8 +23,10 @@ export interface StartServerOptions<C extends BaseConfig> {
 
 /**
  * Owns what app.ts must not: the Fastify options, listening, and graceful shutdown. On SIGTERM
- * or SIGINT the server stops accepting, finishes in-flight requests, then closes the pools
- * (plugins' onClose hooks); a second signal or the grace period ending exits at once.
+ * or SIGINT the server first drains (SHUTDOWN_DRAIN_MS: /ready answers 503 so load balancers
+ * stop routing here, while requests are still served), then stops accepting, finishes in-flight
+ * requests and closes idle connections, then closes the pools (plugins' onClose hooks); a second
+ * signal or the grace period ending exits at once.
  */
 export async function startServer<C extends BaseConfig>(opts: StartServerOptions<C>) {
   let config = opts.config
@@ -32,9 +35,14 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 })
   const server = Fastify(fastifyOptions(config, { ...opts.fastifyOverrides, logStream }))
 
-  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  const drainMs = config.SHUTDOWN_DRAIN_MS
+  closeWithGrace({ delay: drainMs + config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) server.log.error({ err }, 'shutting down after an uncaught error')
-    else server.log.info({ signal }, 'shutting down gracefully')
+    else server.log.info({ signal, drain_ms: drainMs }, 'shutting down gracefully')
+    if (!err && drainMs > 0 && server.hasDecorator('drain')) {
+      server.drain()
+      await new Promise((resolve) => setTimeout(resolve, drainMs))
+    }
     await server.close()
     server.log.info('closed')
     logStream.flushSync()
@@ -70,7 +78,8 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
       server.addHook('onClose', async () => stores.close())
     }
     await opts.beforeStart?.(server.log, config)
-    await server.register(opts.app, { config })
+    // As a plugin of the root, like the tests build it: its decorators (drain) are the server's.
+    await server.register(fp(opts.app), { config })
     await server.listen({ host: config.HOST, port: config.PORT })
   } catch (error) {
     server.log.fatal({ err: error }, 'failed to start')

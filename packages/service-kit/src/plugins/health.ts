@@ -12,6 +12,16 @@ export interface ReadinessCheck {
   critical?: boolean
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Starts a graceful shutdown's first step: /ready answers 503 from now on, so load balancers
+     * stop sending new requests while this instance still serves the ones they send meanwhile.
+     */
+    drain: () => void
+  }
+}
+
 export interface HealthPluginOptions {
   checks: Record<string, ReadinessCheck>
   timeoutMs?: number
@@ -19,7 +29,7 @@ export interface HealthPluginOptions {
 
 const HealthResponse = Type.Object({ status: Type.Literal('ok') })
 const ReadyResponse = Type.Object({
-  status: Type.Enum(['ready', 'degraded', 'unavailable']),
+  status: Type.Enum(['ready', 'degraded', 'unavailable', 'shutting_down']),
   checks: Type.Record(Type.String(), Type.Enum(['up', 'down'])),
 })
 
@@ -35,6 +45,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, opts) => {
   const timeoutMs = opts.timeoutMs ?? 1_000
   const config = { rateLimit: false as const }
+  let draining = false
+  fastify.decorate('drain', () => {
+    draining = true
+  })
 
   fastify.get(
     '/health',
@@ -55,11 +69,12 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
       config,
       schema: {
         tags: ['operations'],
-        summary: 'Readiness: Postgres and Redis answer',
+        summary: 'Readiness: Postgres and Redis answer, and the instance is not shutting down',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
     },
     async (request, reply) => {
+      reply.header('cache-control', 'no-store')
       const entries = Object.entries(opts.checks)
       const results = await Promise.allSettled(
         entries.map(([, check]) => withTimeout(check.probe(), timeoutMs)),
@@ -70,13 +85,14 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
         const [name, check] = entries[index] as [string, ReadinessCheck]
         checks[name] = result.status === 'fulfilled' ? 'up' : 'down'
         if (result.status === 'fulfilled') continue
-        request.log.warn({ check: name, err: result.reason }, 'readiness check failed')
+        // Load balancers poll this every second: outages are logged once, where they are seen.
+        request.log.debug({ check: name, err: result.reason }, 'readiness check failed')
         // A probe may say the failure makes the instance unusable even for an optional dependency
         // (a misconfiguration rather than an outage).
         if ((check.critical ?? true) || result.reason?.critical === true) status = 'unavailable'
         else if (status === 'ready') status = 'degraded'
       }
-      reply.header('cache-control', 'no-store')
+      if (draining) return reply.status(503).send({ status: 'shutting_down' as const, checks })
       return reply.status(status === 'unavailable' ? 503 : 200).send({ status, checks })
     },
   )
