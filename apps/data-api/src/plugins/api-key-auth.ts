@@ -48,6 +48,8 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
   }
 
   fastify.decorate('authenticateApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Answers about a key and its quota are never to be stored by anyone.
+    reply.header('cache-control', 'no-store')
     const header = request.headers.authorization
     if (header === undefined || header === '') {
       throw unauthorized('Send your API key in the header Authorization: Bearer <key>.')

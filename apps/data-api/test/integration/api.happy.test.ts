@@ -42,6 +42,17 @@ describe('GET /api/v1/data', () => {
     expect(seconds).toBeLessThanOrEqual(86_400)
   })
 
+  it('is never stored by caches, like every /api/v1 answer (errors included)', async () => {
+    const ok = await callData(t.app, key)
+    const posted = await callData(t.app, key, { data: 'hi', options: { feature: 'stats' } })
+    const unauthorized = await callData(t.app, undefined)
+    for (const res of [ok, posted, unauthorized]) {
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.headers['x-request-id']).toBeDefined()
+    }
+    expect(unauthorized.statusCode).toBe(401)
+  })
+
   it('says when the key was used before this request', async () => {
     const res = await callData(t.app, key)
     expect(res.json().key.last_used_at).not.toBeNull()

@@ -41,6 +41,22 @@ describe('caching', () => {
     expect(res.headers.vary).toBe('Accept')
   })
 
+  it('errors are never cacheable, whatever the route set before failing', async () => {
+    for (const url of ['/api/q/q999999', '/api/q/nope', '/api/search?page=0', '/nowhere']) {
+      const res = await t.app.inject({ url, headers: { accept: 'application/json' } })
+      expect(res.statusCode).toBeGreaterThanOrEqual(400)
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.headers.etag).toBeUndefined()
+    }
+  })
+
+  it('every response carries X-Request-Id', async () => {
+    for (const url of ['/api', '/api/q/q2', '/api/search?term=a', '/health', '/api/q/q999999']) {
+      const res = await t.app.inject({ url })
+      expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]+$/)
+    }
+  })
+
   it('the random quote is not cacheable', async () => {
     const res = await t.app.inject({ url: '/api' })
     expect(res.headers['cache-control']).toBe('no-store')

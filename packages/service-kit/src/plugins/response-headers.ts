@@ -41,8 +41,10 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 
 /**
  * Headers set on every response (through the response pipeline, so it stays small):
- * - `X-Request-Id` on errors, so a client can quote it (problem bodies carry it too) and
- *   operators can find the log lines; successful responses skip it to stay lean;
+ * - `X-Request-Id`, so a client can quote it (problem bodies carry it too) and operators can find
+ *   the log lines;
+ * - on errors, `Cache-Control: no-store` and no `ETag`: an error must never be cached by a proxy,
+ *   whatever the route had set before it failed;
  * - helmet's headers on HTML pages, where they matter (CSP, framing, referrer). Data responses
  *   (JSON, plain text, metrics) get `nosniff` only: browsers never render them as documents.
  *   Routes that set their own CSP (the OpenAPI page) keep it.
@@ -50,7 +52,11 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 const responseHeadersPlugin: FastifyPluginAsync = async (fastify) => {
   const pageHeaders = Object.entries(helmetHeaders())
   fastify.beforeEverySend((request, reply) => {
-    if (reply.statusCode >= 400) reply.header('x-request-id', request.id)
+    reply.header('x-request-id', request.id)
+    if (reply.statusCode >= 400) {
+      reply.header('cache-control', 'no-store')
+      reply.removeHeader('etag')
+    }
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('text/html')) {
       for (const [name, value] of pageHeaders) {
