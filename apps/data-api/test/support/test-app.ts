@@ -12,6 +12,8 @@ export interface TestAppOptions {
   clock?: Clock
   /** Share another app's database and Redis namespace (a second instance of the service). */
   shareWith?: TestApp
+  /** A Postgres of the test's own (startPrivatePostgres), instead of the machine's. */
+  pgAdminUrl?: string
 }
 
 /** A settable clock: `clock.now = new Date(...)` moves time for the app. */
@@ -35,5 +37,6 @@ export function createTestApp(label: string, opts: TestAppOptions = {}): Promise
     appOptions: opts.clock ? { clock: opts.clock } : {},
     fastifyOverrides: serverOverrides,
     ...(opts.shareWith ? { shareWith: opts.shareWith } : {}),
+    ...(opts.pgAdminUrl ? { pgAdminUrl: opts.pgAdminUrl } : {}),
   })
 }

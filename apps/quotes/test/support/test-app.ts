@@ -9,12 +9,17 @@ export type TestApp = ServiceTestApp<QuotesConfig>
  * The real quotes app on a fresh, migrated and seeded database and its own Redis key prefix.
  * `env` overrides configuration as environment variables would.
  */
-export function createTestApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
+export function createTestApp(
+  label: string,
+  env: Record<string, string> = {},
+  { pgAdminUrl }: { pgAdminUrl?: string } = {},
+): Promise<TestApp> {
   return createServiceTestApp({
     label: `quotes_${label}`,
     loadConfig: loadQuotesConfig,
     prepareDatabase,
     app,
     env,
+    ...(pgAdminUrl ? { pgAdminUrl } : {}),
   })
 }

@@ -52,7 +52,17 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   await fastify.register(requestLogPlugin)
   await fastify.register(healthPlugin, {
     checks: {
-      postgres: { probe: () => fastify.pg.query('SELECT 1') },
+      postgres: {
+        probe: async () => {
+          try {
+            await fastify.pg.query('SELECT 1')
+            fastify.postgresState.up()
+          } catch (error) {
+            fastify.postgresState.down(error as Error)
+            throw error
+          }
+        },
+      },
       redis: { probe: () => fastify.redisReady(), critical: opts.redisCritical ?? true },
     },
   })

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import pg from 'pg'
+import { DependencyState } from '../dependency-state.js'
 import { redactUrl } from '../redact.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     pg: pg.Pool
+    /** Whether Postgres answers, from what the pool sees (one log line per change). */
+    postgresState: DependencyState
   }
 }
 
@@ -30,8 +33,17 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
     statement_timeout: 10_000,
     application_name: opts.applicationName,
   })
+  const state = new DependencyState({
+    name: 'postgres',
+    log: fastify.log,
+    onFailure: () => fastify.dependencyErrors?.inc({ dependency: 'postgres' }),
+    onChange: (status) =>
+      fastify.dependencyUp?.set({ dependency: 'postgres' }, status === 'up' ? 1 : 0),
+  })
   // An idle client losing its connection emits here; without a listener it would crash the process.
-  pool.on('error', (error) => fastify.log.warn({ err: error }, 'postgres idle client error'))
+  pool.on('error', (error) => state.down(error))
+  // A new connection after an outage: Postgres is back.
+  pool.on('connect', () => state.up())
   try {
     await pool.query('SELECT 1')
   } catch (error) {
@@ -42,9 +54,15 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
   }
   // Only a pool that connected is handed out, and ended once, on close.
   fastify.decorate('pg', pool)
+  fastify.decorate('postgresState', state)
+  fastify.dependencyUp?.set({ dependency: 'postgres' }, 1)
   fastify.addHook('onClose', async () => {
     await pool.end()
   })
 }
 
-export default fp(postgresPlugin, { name: 'postgres', fastify: '5.x' })
+export default fp(postgresPlugin, {
+  name: 'postgres',
+  fastify: '5.x',
+  dependencies: ['service-metrics'],
+})

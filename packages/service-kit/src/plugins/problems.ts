@@ -8,6 +8,7 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpProblem } from '../errors.js'
+import { isUnavailable } from '../unavailable.js'
 
 /** Sends a problem in whatever format the service negotiates; the default is problem+json. */
 export type ProblemRenderer = (
@@ -67,7 +68,12 @@ interface Classified {
   detail: string
   extra?: Record<string, unknown>
   headers?: Record<string, string>
+  /** A backing store is down: reported to its state (logged once), not logged per request. */
+  unavailable?: boolean
 }
+
+/** Seconds a client is asked to wait when a dependency is down. */
+const RETRY_AFTER_SECONDS = '5'
 
 /** Codes for the statuses Fastify and its plugins answer with (other 4xx become 400). */
 const CODE_FOR_STATUS: Partial<Record<number, ProblemCode>> = {
@@ -109,6 +115,15 @@ export function classifyError(error: FastifyError | HttpProblem | Error): Classi
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'INVALID_REQUEST', status: 400, detail: 'The body is not valid JSON.' }
   }
+  if (isUnavailable(error)) {
+    return {
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      detail: 'A service this request needs is unavailable right now; retry shortly.',
+      headers: { 'retry-after': RETRY_AFTER_SECONDS },
+      unavailable: true,
+    }
+  }
   const status = fe.statusCode ?? 500
   const code = CODE_FOR_STATUS[status]
   if (code === 'SERVICE_UNAVAILABLE') {
@@ -135,7 +150,10 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
     // (404 or 405) rather than complain about a body nobody would read.
     if (request.is404) return notFound(request, reply)
     const classified = classifyError(error as FastifyError)
-    if (classified.status >= 500) {
+    if (classified.unavailable) {
+      // Postgres is the store requests fail on (Redis failures are handled where they happen).
+      if (fastify.hasDecorator('postgresState')) fastify.postgresState.down(error as Error)
+    } else if (classified.status >= 500) {
       request.log.error({ err: error }, 'request failed')
     } else {
       request.log.debug({ err: error }, 'client error')

@@ -1,4 +1,5 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js'
 export { freePort, type Spawned, spawnServer, waitFor } from './processes.js'
 export {
   type PrivateRedis,

@@ -36,6 +36,8 @@ export interface ServiceTestAppOptions<C extends BaseConfig, O> {
   fastifyOverrides?: FastifyServerOptions
   /** Share another instance's database and Redis namespace (a second replica). */
   shareWith?: Pick<ServiceTestApp<C>, 'db' | 'redis'>
+  /** A Postgres of the test's own (see startPrivatePostgres) instead of the machine's. */
+  pgAdminUrl?: string
 }
 
 /**
@@ -45,7 +47,7 @@ export interface ServiceTestAppOptions<C extends BaseConfig, O> {
 export async function createServiceTestApp<C extends BaseConfig, O = object>(
   opts: ServiceTestAppOptions<C, O>,
 ): Promise<ServiceTestApp<C>> {
-  const db = opts.shareWith?.db ?? (await createTestDatabase(opts.label))
+  const db = opts.shareWith?.db ?? (await createTestDatabase(opts.label, opts.pgAdminUrl))
   const redis = opts.shareWith?.redis ?? testRedisNamespace(opts.label)
   const config = opts.loadConfig({
     DATABASE_URL: db.url,

@@ -18,22 +18,25 @@ export interface TestDatabase {
   drop: () => Promise<void>
 }
 
-export async function createTestDatabase(label: string): Promise<TestDatabase> {
+export async function createTestDatabase(
+  label: string,
+  adminUrl = PG_ADMIN_URL,
+): Promise<TestDatabase> {
   const name = `test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+  const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   try {
     await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
   } finally {
     await admin.end()
   }
-  const url = new URL(PG_ADMIN_URL)
+  const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return {
     url: url.toString(),
     name,
     drop: async () => {
-      const client = new pg.Client({ connectionString: PG_ADMIN_URL })
+      const client = new pg.Client({ connectionString: adminUrl })
       await client.connect()
       try {
         await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
