@@ -25,3 +25,5 @@ export { type SharedCounterOptions, sharedCounterStore } from './rate-limit-stor
 export { isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
 export { type StartServerOptions, startServer } from './server.js'
+export { type FieldRule, parseUrlEncoded, textProblem } from './text-input.js'
+export { isUnavailable } from './unavailable.js'

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { QuoteParams, SearchQuery } from '@repo/contracts'
-import { HttpProblem } from '@repo/service-kit'
+import { QuoteParams, SEARCH_TERM_MAX_LENGTH, SearchQuery } from '@repo/contracts'
+import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
@@ -13,7 +13,6 @@ import {
   searchPageObject,
   searchPageText,
 } from '../lib/search-page.js'
-import { termProblem } from '../lib/search-term.js'
 import { parseQuoteId, type StoredQuote } from '../lib/stored-quote.js'
 import { quoteByIdResponses, quoteResponses, searchResponses } from './schemas.js'
 
@@ -43,6 +42,13 @@ function sendRendered(
 /** Sends `body`, with its ETag (and 304 when the client has it) when one is given. */
 function sendBody(request: FastifyRequest, reply: FastifyReply, body: string, etag?: string) {
   return etag === undefined ? reply.send(body) : sendCacheable(request, reply, etag, body)
+}
+
+/** The query fields search reads: control characters cannot be searched for (nor stored). */
+const SEARCH_FIELDS = {
+  term: { maxLength: SEARCH_TERM_MAX_LENGTH },
+  page: { maxLength: 20 },
+  limit: { maxLength: 20 },
 }
 
 /** The schema has checked the digits; this only turns them into a number. */
@@ -173,9 +179,9 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
         },
       },
       (request, reply) => {
-        const term = request.query.term ?? ''
-        const invalid = termProblem(term)
+        const invalid = textProblem(request.query, SEARCH_FIELDS)
         if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
+        const term = request.query.term ?? ''
         const limit = clampLimit(optionalInt(request.query.limit))
         const pageNumber = optionalInt(request.query.page) ?? 1
         const format = negotiate(request.headers.accept)

@@ -76,6 +76,11 @@ describe('bad search parameters answer 400 and change nothing', () => {
     'term=%00',
     'term=a%0Ab',
     'page=1&page=2',
+    'term=a&term=b',
+    'term=%zz',
+    'term=%E0%A4%A',
+    'term=%ED%A0%80',
+    'term=caf%C3',
   ])('%s', async (query) => {
     const res = await t.app.inject({
       url: `/api/search?${query}`,
