@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { platformPlugin, sharedCounterStore } from '@repo/service-kit'
-import type { DataApiConfig } from './config.js'
+import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
 import apiKeyAuth from './plugins/api-key-auth.js'
@@ -96,7 +96,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
   await fastify.register(apiV1)
   await fastify.register(dashboard, {
     sessionSecret: config.SESSION_SECRET,
-    cookieSecure: config.COOKIE_SECURE,
+    cookieSecure: cookieSecureMode(config.COOKIE_SECURE),
     authPerAddress: config.AUTH_RATE_LIMIT_PER_ADDRESS,
     authPerAccount: config.AUTH_RATE_LIMIT_PER_ACCOUNT,
   })

@@ -1,15 +1,21 @@
 import { baseConfigProperties, loadConfig } from '@repo/service-kit'
 import { type Static, Type } from 'typebox'
+import type { CookieSecureMode } from './plugins/sessions.js'
 
 export const DataApiConfigSchema = Type.Object({
   ...baseConfigProperties({ port: 3001, database: 'data_api' }),
   /**
-   * Encrypts the session cookie: at least 32 characters, the same on every replica. When unset a
-   * random one is made at start-up (sessions then end at every restart), with a warning.
+   * Signs the dashboard's cookies: at least 32 characters, the same on every replica. When unset,
+   * one is made by the first instance that starts and kept in Postgres for all of them.
    */
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  /** Send the session cookie over HTTPS only. Browsers accept it on http://localhost too. */
-  COOKIE_SECURE: Type.Boolean({ default: true }),
+  /**
+   * `auto`: the session cookie is Secure (named `__Host-session`) over HTTPS (X-Forwarded-Proto
+   * from a TRUST_PROXY proxy counts) and on http://localhost, plain elsewhere. `always`: Secure
+   * everywhere (pages over plain HTTP say log-in cannot work there). `never`: never Secure.
+   * `true`/`false` are read as `always`/`never`.
+   */
+  COOKIE_SECURE: Type.Enum(['auto', 'always', 'never', 'true', 'false'], { default: 'auto' }),
   /** Active (unrevoked) API keys one user may hold. */
   MAX_ACTIVE_KEYS: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   /** When Redis cannot count a request: `open` serves it anyway, `closed` answers 503. */
@@ -32,4 +38,11 @@ export function loadDataApiConfig(
   env: Record<string, string | undefined> = process.env,
 ): DataApiConfig {
   return loadConfig(DataApiConfigSchema, env)
+}
+
+/** COOKIE_SECURE as the sessions plugin reads it (the boolean spellings mapped). */
+export function cookieSecureMode(value: DataApiConfig['COOKIE_SECURE']): CookieSecureMode {
+  if (value === 'true') return 'always'
+  if (value === 'false') return 'never'
+  return value
 }

@@ -5,7 +5,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
  * CSRF token from each page's forms, and posts forms as a browser does.
  */
 export class DashboardClient {
-  cookie = ''
+  /** The cookies the server set (name → value), sent back as a browser would. */
+  readonly cookies = new Map<string, string>()
   csrf = ''
 
   constructor(
@@ -13,11 +14,25 @@ export class DashboardClient {
     readonly remoteAddress = '127.0.0.1',
   ) {}
 
+  /** The Cookie header this client sends. */
+  get cookie(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+  }
+
+  /** The session cookie as set (to copy it into another client). */
+  get sessionCookie(): string | undefined {
+    return this.cookies.get('__Host-session') ?? this.cookies.get('session')
+  }
+
   private remember(res: LightMyRequestResponse) {
     const setCookie = res.headers['set-cookie']
     for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
       const pair = line.split(';', 1)[0] as string
-      if (pair.startsWith('session=')) this.cookie = pair
+      const at = pair.indexOf('=')
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)]
+      const expired = /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)
+      if (expired || value === '') this.cookies.delete(name)
+      else this.cookies.set(name, value)
     }
     const token = /name="_csrf" value="([^"]+)"/.exec(res.body)
     if (token) this.csrf = token[1] as string
@@ -39,6 +54,11 @@ export class DashboardClient {
     withToken = true,
   ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams(withToken ? { _csrf: this.csrf, ...form } : form).toString()
+    return this.postRaw(url, body)
+  }
+
+  /** Posts a form body exactly as given (hostile encodings included). */
+  async postRaw(url: string, body: string): Promise<LightMyRequestResponse> {
     const res = await this.app.inject({
       method: 'POST',
       url,

@@ -15,15 +15,24 @@ export function redisProbe(client: RedisClient): () => Promise<void> {
   return async () => {
     if (client.status !== 'ready') throw new Error(`the cluster client is ${client.status}`)
     const masters = client.nodes('master')
-    if (masters.length === 0) throw new Error('no master is known')
-    const results = await Promise.allSettled(masters.map((node) => node.ping()))
-    const failed = results.flatMap((result, i) =>
-      result.status === 'rejected'
-        ? [`${masters[i]?.options.host}:${masters[i]?.options.port} (${result.reason?.message})`]
-        : [],
+    const first = masters[0]
+    if (!first) throw new Error('no master is known')
+    // Who serves the slots, as the cluster says (the client drops a master it lost from its pool).
+    const ranges = await first.cluster('SLOTS')
+    const owners = new Set(ranges.map(([, , owner]) => `${owner?.[0]}:${owner?.[1]}`))
+    const known = new Map(
+      masters.map((node) => [`${node.options.host}:${node.options.port}`, node]),
     )
+    const results = await Promise.allSettled(
+      [...owners].map(async (address) => {
+        const node = known.get(address)
+        if (!node) throw new Error('not connected')
+        await node.ping()
+      }),
+    )
+    const failed = [...owners].filter((_, i) => results[i]?.status === 'rejected')
     if (failed.length > 0) throw new Error(`masters not answering: ${failed.join(', ')}`)
-    const info = String(await masters[0]?.cluster('INFO'))
+    const info = String(await first.cluster('INFO'))
     const served = Number(/cluster_slots_ok:(\d+)/.exec(info)?.[1] ?? 0)
     if (!info.includes('cluster_state:ok') || served < 16_384) {
       throw new Error(`the cluster serves ${served} of 16384 slots`)

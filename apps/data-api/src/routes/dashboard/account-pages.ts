@@ -1,18 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PLAN_LIMITS, PLANS, type Plan } from '@repo/contracts'
-import { HttpProblem } from '@repo/service-kit'
+import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { User } from '../../lib/accounts.js'
 import { hashApiKey } from '../../lib/api-key.js'
 import { KeyLimitError } from '../../lib/api-keys.js'
-import { pageSchema, planRow, renderPage } from './page.js'
+import { endSession, sessionToken } from '../../plugins/sessions.js'
+import { formSchema, pageSchema, planRow, renderPage } from './page.js'
 
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
-const Csrf = Type.Optional(Type.String({ maxLength: 200 }))
-const KeyForm = Type.Object({ name: Type.String({ maxLength: 1000 }), _csrf: Csrf })
-const PlanForm = Type.Object({ plan: Type.String({ maxLength: 20 }), _csrf: Csrf })
-const EmptyForm = Type.Object({ _csrf: Csrf })
+const KEY_FORM = { name: { maxLength: 1000, label: 'The key name' } }
+const PLAN_FORM = { plan: { maxLength: 20, label: 'The plan' } }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 declare module 'fastify' {
@@ -24,17 +23,26 @@ declare module 'fastify' {
 /** The signed-in pages: plan, keys (create, list with today's usage, revoke). */
 const accountPages: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.decorateRequest('user', null)
+  fastify.decorateRequest('account', null)
 
-  // Every page here needs a signed-in user; others are sent to log in.
+  // Every page here needs a live session (one query: the session and its user); others are sent
+  // to log in, and a cookie of an ended session is cleared.
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const userId = request.session.get('userId')
-    const user = userId ? await fastify.accounts.findById(userId) : undefined
-    if (!user) {
-      request.session.delete()
+    const token = sessionToken(request)
+    const account = token ? await fastify.sessions.find(token) : undefined
+    if (!account) {
+      await endSession(request, reply)
       return reply.redirect('/login', 303)
     }
-    request.user = user
+    request.account = account
+    request.user = account.user
   })
+
+  /** Sets the message the next page shows. */
+  const flash = async (request: FastifyRequest, message: string) => {
+    const token = sessionToken(request)
+    if (token) await fastify.sessions.setFlash(token, message)
+  }
 
   async function showDashboard(
     request: FastifyRequest,
@@ -67,13 +75,13 @@ const accountPages: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post(
     '/dashboard/keys',
-    {
-      preHandler: fastify.csrfProtection,
-      schema: { ...pageSchema('Create a key'), body: KeyForm },
-    },
+    { preHandler: fastify.csrfProtection, schema: formSchema('Create a key') },
     async (request, reply) => {
       const user = request.user as User
-      const name = request.body.name.trim()
+      const form = request.body as { name?: string }
+      const invalid = textProblem(form, KEY_FORM)
+      if (invalid) return showDashboard(request, reply, invalid, 400)
+      const name = (form.name ?? '').trim()
       if (name.length === 0 || name.length > 100) {
         return showDashboard(request, reply, 'Give the key a name of 1 to 100 characters.', 400)
       }
@@ -124,33 +132,37 @@ const accountPages: FastifyPluginAsyncTypebox = async (fastify) => {
     '/dashboard/keys/:id/revoke',
     {
       preHandler: fastify.csrfProtection,
-      schema: { ...pageSchema('Revoke a key'), params: KeyParams, body: EmptyForm },
+      schema: { ...formSchema('Revoke a key'), params: KeyParams },
     },
     async (request, reply) => {
       const key = await ownKey(request, request.params.id)
       const hash = await fastify.apiKeys.revoke((request.user as User).id, key.id)
       if (hash) await fastify.keyCache.evictKey(hash)
       request.log.info({ key_id: key.id }, 'api key revoked')
-      request.session.set('flash', `Key “${key.name}” is revoked.`)
+      await flash(request, `Key “${key.name}” is revoked.`)
       return reply.redirect('/dashboard', 303)
     },
   )
 
   fastify.post(
     '/dashboard/plan',
-    {
-      preHandler: fastify.csrfProtection,
-      schema: { ...pageSchema('Change plan'), body: PlanForm },
-    },
+    { preHandler: fastify.csrfProtection, schema: formSchema('Change plan') },
     async (request, reply) => {
-      const plan = request.body.plan as Plan
+      const form = request.body as { plan?: string }
+      const invalid = textProblem(form, PLAN_FORM)
+      if (invalid) return showDashboard(request, reply, invalid, 400)
+      const plan = form.plan as Plan
       if (!PLANS.includes(plan))
         return showDashboard(request, reply, 'Choose one of the plans.', 400)
       const userId = (request.user as User).id
-      // Cached keys carry the plan: drop them everywhere, only when it did change.
-      if (await fastify.accounts.changePlan(userId, plan)) await fastify.keyCache.evictUser(userId)
-      request.session.set(
-        'flash',
+      if (await fastify.accounts.changePlan(userId, plan)) {
+        // Cached keys carry the plan: drop them everywhere. A plan change is an account change:
+        // every other session of the account ends (this one goes on).
+        await fastify.keyCache.evictUser(userId)
+        await fastify.sessions.endOthers(userId, sessionToken(request) as string)
+      }
+      await flash(
+        request,
         `You are now on the ${plan} plan: ${PLAN_LIMITS[plan].dailyRequests.toLocaleString('en')} requests per key per day.`,
       )
       return reply.redirect('/dashboard', 303)

@@ -1,41 +1,51 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PLANS, type Plan } from '@repo/contracts'
-import { HttpProblem } from '@repo/service-kit'
-import { Type } from 'typebox'
+import { HttpProblem, textProblem } from '@repo/service-kit'
 import { EmailTakenError } from '../../lib/accounts.js'
+import { emailProblem, normalizeEmail } from '../../lib/email.js'
 import { LoginThrottle } from '../../lib/login-throttle.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.js'
-import { pageSchema, renderPage } from './page.js'
+import { endSession, startSession } from '../../plugins/sessions.js'
+import { formSchema, pageSchema, renderPage } from './page.js'
 
 export interface AuthPagesOptions {
   perAddress: number
   perAccount: number
 }
 
-// Loose on purpose: the handlers check the values and answer with the form and a message,
-// which a schema error page could not do. Lengths are capped so nothing huge is processed.
-const Credentials = Type.Object({
-  email: Type.Optional(Type.String({ maxLength: 1000 })),
-  password: Type.Optional(Type.String({ maxLength: 1000 })),
-  plan: Type.Optional(Type.String({ maxLength: 20 })),
-  _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-})
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/
+/** The fields of the sign-up and log-in forms (checked before anything else reads them). */
+const CREDENTIALS = {
+  email: { maxLength: 254, label: 'The e-mail address' },
+  password: { maxLength: 1000, label: 'The password' },
+  plan: { maxLength: 20, label: 'The plan' },
+}
 const WINDOW = 15 * 60 * 1000
+
+interface Credentials {
+  email?: string
+  password?: string
+  plan?: string
+}
 
 /** Sign-up, log-in and log-out, throttled per address and (log-in) per account. */
 const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, opts) => {
-  const tooMany = (what: string) => () =>
-    new HttpProblem('RATE_LIMITED', `Too many ${what}. Wait a few minutes and try again.`)
+  const tooMany = (what: string, seconds?: number) =>
+    new HttpProblem('RATE_LIMITED', `Too many ${what}. Wait a few minutes and try again.`, {
+      ...(seconds ? { headers: { 'retry-after': String(seconds) } } : {}),
+    })
   const perAddress = {
     rateLimit: {
       max: opts.perAddress,
       timeWindow: WINDOW,
-      errorResponseBuilder: tooMany('attempts from your address'),
+      errorResponseBuilder: () => tooMany('attempts from your address'),
     },
   }
-  const loginThrottle = new LoginThrottle(fastify.redis, opts.perAccount, WINDOW / 1000)
+  const loginThrottle = new LoginThrottle(
+    fastify.redis,
+    fastify.redisState,
+    opts.perAccount,
+    WINDOW / 1000,
+  )
 
   fastify.get('/signup', { schema: pageSchema('Sign-up form') }, async (request, reply) =>
     renderPage(request, reply, 'signup', { title: 'Sign up' }),
@@ -46,34 +56,44 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
     {
       config: perAddress,
       preHandler: fastify.csrfProtection,
-      schema: { ...pageSchema('Sign up'), body: Credentials },
+      schema: formSchema('Sign up'),
     },
     async (request, reply) => {
-      const email = (request.body.email ?? '').trim()
-      const password = request.body.password ?? ''
-      const plan = (request.body.plan ?? 'FREE') as Plan
-      const again = (error: string, status: number) =>
+      const form = request.body as Credentials
+      const again = (error: string, status: number, fields: Record<string, unknown> = {}) =>
         renderPage(
           request,
           reply,
           'signup',
-          { title: 'Sign up', error, email, plan },
+          { title: 'Sign up', error, ...fields },
           undefined,
           status,
         )
-      if (!EMAIL.test(email) || email.length > 254)
-        return again('Enter a valid e-mail address.', 400)
-      if (!PLANS.includes(plan)) return again('Choose one of the plans.', 400)
+      const invalid = textProblem(form, CREDENTIALS)
+      if (invalid) return again(invalid, 400)
+      const email = normalizeEmail(form.email ?? '')
+      const password = form.password ?? ''
+      const plan = (form.plan ?? 'FREE') as Plan
+      const badEmail = emailProblem(email)
+      if (badEmail) return again(badEmail, 400, { email, plan })
+      if (!PLANS.includes(plan)) return again('Choose one of the plans.', 400, { email })
       const weak = passwordProblem(password, email)
-      if (weak) return again(`That password is too weak. ${weak}`, 400)
+      if (weak) return again(`That password is too weak. ${weak}`, 400, { email, plan })
       try {
         const user = await fastify.accounts.create(email, await hashPassword(password), plan)
-        request.session.set('userId', user.id)
-        request.session.set('flash', `Welcome! You are on the ${plan} plan. Create a key to start.`)
+        await startSession(
+          request,
+          reply,
+          user.id,
+          `Welcome! You are on the ${plan} plan. Create a key to start.`,
+        )
         return reply.redirect('/dashboard', 303)
       } catch (error) {
         if (error instanceof EmailTakenError) {
-          return again('An account with this e-mail already exists. Log in instead.', 409)
+          return again('An account with this e-mail already exists. Log in instead.', 409, {
+            email,
+            plan,
+          })
         }
         throw error
       }
@@ -89,37 +109,33 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
     {
       config: perAddress,
       preHandler: fastify.csrfProtection,
-      schema: { ...pageSchema('Log in'), body: Credentials },
+      schema: formSchema('Log in'),
     },
     async (request, reply) => {
-      const email = (request.body.email ?? '').trim()
-      if ((await loginThrottle.blockedFor(email)) > 0)
-        throw tooMany('failed log-ins for this account')()
+      const form = request.body as Credentials
+      const again = (error: string, status: number, email?: string) =>
+        renderPage(request, reply, 'login', { title: 'Log in', error, email }, undefined, status)
+      const invalid = textProblem(form, CREDENTIALS)
+      if (invalid) return again(invalid, 400)
+      const email = normalizeEmail(form.email ?? '')
+      // Counted before the password is hashed: guesses past the limit cost nothing.
+      const wait = await loginThrottle.attempt(email)
+      if (wait > 0) throw tooMany('log-in attempts for this account', wait)
       const user = email ? await fastify.accounts.findByEmail(email) : undefined
       // Verify even for unknown addresses: the answer takes as long either way.
-      const valid = await verifyPassword(user?.password_hash, request.body.password ?? '')
-      if (!user || !valid) {
-        await loginThrottle.failed(email)
-        return renderPage(
-          request,
-          reply,
-          'login',
-          { title: 'Log in', error: 'Wrong e-mail or password.', email },
-          undefined,
-          401,
-        )
-      }
+      const valid = await verifyPassword(user?.password_hash, form.password ?? '')
+      if (!user || !valid) return again('Wrong e-mail or password.', 401, email)
       await loginThrottle.succeeded(email)
-      request.session.set('userId', user.id)
+      await startSession(request, reply, user.id)
       return reply.redirect('/dashboard', 303)
     },
   )
 
   fastify.post(
     '/logout',
-    { preHandler: fastify.csrfProtection, schema: { ...pageSchema('Log out'), body: Credentials } },
+    { preHandler: fastify.csrfProtection, schema: formSchema('Log out') },
     async (request, reply) => {
-      request.session.delete()
+      await endSession(request, reply)
       return reply.redirect('/login', 303)
     },
   )

@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Plan } from '@repo/contracts'
+import type pg from 'pg'
+import type { User } from './accounts.js'
+
+/** How long a session lasts after log-in. */
+export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60
+/** Sessions one account keeps at most (the oldest are ended first). */
+const MAX_SESSIONS_PER_USER = 20
+
+export interface SessionMeta {
+  clientAddress?: string
+  userAgent?: string
+  flash?: string
+}
+
+export interface OpenSession {
+  user: User
+  flash: string | null
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest()
+
+/**
+ * Dashboard sessions in Postgres. A session is a random 256-bit token (in the cookie) whose
+ * SHA-256 is a row here: ending a session deletes the row, so a copied cookie stops working.
+ */
+export class Sessions {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Opens a session for the user and returns its token (for the cookie). */
+  async open(userId: string, meta: SessionMeta = {}): Promise<string> {
+    const token = randomBytes(32).toString('base64url')
+    await this.pool.query(
+      `WITH opened AS (
+         INSERT INTO sessions (id_hash, user_id, expires_at, client_address, user_agent, flash)
+         VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5, $6)
+       )
+       DELETE FROM sessions WHERE user_id = $2 AND (expires_at < now() OR id_hash IN (
+         SELECT id_hash FROM sessions WHERE user_id = $2
+          ORDER BY created_at DESC OFFSET $7))`,
+      [
+        hashOf(token),
+        userId,
+        SESSION_LIFETIME_SECONDS,
+        meta.clientAddress?.slice(0, 100) ?? null,
+        meta.userAgent?.slice(0, 300) ?? null,
+        meta.flash ?? null,
+        MAX_SESSIONS_PER_USER - 1,
+      ],
+    )
+    return token
+  }
+
+  /** The signed-in user of a live session, with its one-time message; undefined otherwise. */
+  async find(token: string): Promise<OpenSession | undefined> {
+    const { rows } = await this.pool.query<User & { flash: string | null; plan: Plan }>(
+      `SELECT u.id, u.email, u.plan, u.created_at, u.plan_changed_at, s.flash
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id_hash = $1 AND s.expires_at > now()`,
+      [hashOf(token)],
+    )
+    const row = rows[0]
+    if (!row) return undefined
+    const { flash, ...user } = row
+    return { user, flash }
+  }
+
+  /** Sets (or, with null, clears) the message shown on the session's next page. */
+  async setFlash(token: string, flash: string | null): Promise<void> {
+    await this.pool.query('UPDATE sessions SET flash = $2 WHERE id_hash = $1', [
+      hashOf(token),
+      flash,
+    ])
+  }
+
+  /** Ends one session (log-out). */
+  async end(token: string): Promise<void> {
+    await this.pool.query('DELETE FROM sessions WHERE id_hash = $1', [hashOf(token)])
+  }
+
+  /** Ends every session of the user but `keep` (a password or plan change); returns how many. */
+  async endOthers(userId: string, keep: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2',
+      [userId, hashOf(keep)],
+    )
+    return rowCount ?? 0
+  }
+}
