@@ -116,7 +116,14 @@ function printReport(report) {
   if (report.error) log(`\nHARNESS ERROR: ${report.error}`)
 }
 
-async function cleanup() {
+let cleaning
+/** Stops everything the run started and deletes its keys and databases; once per run. */
+function cleanup() {
+  cleaning ??= stopAndDelete()
+  return cleaning
+}
+
+async function stopAndDelete() {
   stopWrk()
   await stopAll()
   try {
