@@ -1,6 +1,6 @@
 // The services under test: how to start a production build against its own fresh database.
-// To add one, add an entry here (and the app to bench/package.json dependencies, so that
-// `turbo run bench` builds it first).
+// To add one, add an entry here (and the app to bench/package.json dependencies, so that the
+// build step of `pnpm bench` builds it first).
 
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
