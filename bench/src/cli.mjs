@@ -57,6 +57,14 @@ if (args.help) {
     console.error(error.message)
     process.exit(2)
   }
+  try {
+    // Before building: without wrk there is nothing to measure.
+    const { ensureWrk } = await import('./wrk.mjs')
+    ensureWrk(console.log)
+  } catch (error) {
+    console.error(error.message)
+    process.exit(1)
+  }
   if (!args['no-build']) {
     // The services' production builds (turbo skips what is up to date).
     const built = spawnSync(

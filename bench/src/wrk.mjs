@@ -34,7 +34,14 @@ export function ensureWrk(log) {
     )
   }
   log('wrk is not installed: apt-get install -y wrk')
-  execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' })
+  try {
+    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' })
+  } catch {
+    // A fresh machine may have no package lists yet.
+    log('apt-get install failed: apt-get update, then again')
+    execFileSync('apt-get', ['update'], { stdio: 'inherit' })
+    execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' })
+  }
   const installed = wrkVersion()
   if (!installed) throw new Error('apt-get install -y wrk did not put wrk on PATH')
   return installed
