@@ -1,119 +1,128 @@
-// Runs one scenario against its reference: alternating rounds, medians, ratio and verdict.
-import { settings } from './config.mjs'
-import { failed, measure, median } from './measure.mjs'
+// Each scenario's latest kept result against its previous one and its best one:
+//   pnpm bench --compare      or      node bench/src/compare.mjs
+// "latest": the most recent run that measured the scenario (runs with --only measure a few);
+// "previous": the most recent run before it with a usable figure (ERROR results do not count);
+// "best": the best figure of all runs before it (lowest µs/req and latency, highest ratio).
+import { fileURLToPath } from 'node:url'
+import { table } from './report.mjs'
+import { readRuns } from './results.mjs'
+import { catalogue } from './scenarios/index.mjs'
 
-const resolve = (value, context) => (typeof value === 'function' ? value(context) : value)
+const usable = (value) => typeof value === 'number' && Number.isFinite(value)
 
-/** The HTTP request of `scenario` against a started service ({ url, context }). */
-export function requestOf(scenario, service) {
-  const headers = { ...resolve(scenario.headers, service.context) }
-  let body = resolve(scenario.body, service.context)
-  if (body !== undefined && typeof body !== 'string') {
-    body = JSON.stringify(body)
-    headers['content-type'] ??= 'application/json'
+/** Latency-like figures of a run (lower is better), by name; undefined for ERROR results. */
+function latencies(run) {
+  const out = {}
+  const ok = (result) => result && result.status !== 'ERROR'
+  for (const p of run.scale?.passes ?? []) out[`${p.name} p99 ms`] = ok(p) ? p.p99 : undefined
+  if (run.scale) out['scale start-up to /ready ms'] = run.scale.readyMs
+  if (run.heavy) {
+    out['heavy/parallel-1mb /health p99 ms'] = ok(run.heavy) ? run.heavy.health.p99 : undefined
+    out['heavy/parallel-1mb all 8 done ms'] = ok(run.heavy) ? run.heavy.wallMs : undefined
   }
-  // Optional `variants`: header sets the connections cycle through (several API keys, say).
-  const variants = resolve(scenario.variants, service.context)
-  return {
-    url: `${service.url}${scenario.path}`,
-    method: scenario.method ?? 'GET',
-    headers,
-    body,
-    ...(variants ? { variants } : {}),
-  }
+  return out
 }
 
-/** One request before loading: it must be 2xx (and of `expectType`, when given). */
-async function preflight(request, expectType) {
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-  })
-  const text = await response.text()
-  const type = response.headers.get('content-type') ?? ''
-  const check = { status: response.status, contentType: type, bytes: Buffer.byteLength(text) }
-  if (type.startsWith('application/json')) {
-    const total = JSON.parse(text).total_quotes
-    if (total !== undefined) check.matches = total
-  }
-  if (response.status < 200 || response.status > 299) {
-    check.problem = `answered ${response.status}: ${text.slice(0, 200)}`
-  } else if (expectType && !type.startsWith(expectType)) {
-    check.problem = `answered ${type}, expected ${expectType}`
-  }
-  return check
-}
-
-function problems(summary) {
-  return {
-    non2xx: summary.non2xx + (summary.warmup?.non2xx ?? 0),
-    errors: summary.errors + summary.timeouts + (summary.warmup?.errors ?? 0),
-  }
-}
+const scenarioOf = (run, name) => run.scenarios?.find((s) => s.name === name)
 
 /**
- * Measures `reference` then `scenario` back to back, `settings.rounds` times, and compares the
- * median requests per second of each side. `log` receives one progress line per measurement.
+ * `value` against the same figure (`figureOf(run)`) in the most recent of `earlier` that has it
+ * and the best of them: { previous, best } as "figure (delta)" cells, and the previous run's time.
  */
-export async function compare(scenario, { service, reference, log }) {
-  const request = requestOf(scenario, service)
-  const result = {
-    name: scenario.name,
-    service: scenario.service,
-    method: request.method,
-    path: scenario.path,
-    headers: request.headers,
-    reference: scenario.reference,
-    target: scenario.target,
-    preflight: await preflight(request, scenario.expectType),
-    rounds: [],
+function against(earlier, figureOf, value, { higherIsBetter = false, digits = 2 } = {}) {
+  const cell = (base) => {
+    if (!usable(base) || !usable(value)) return '-'
+    const delta = higherIsBetter
+      ? (value - base).toFixed(2)
+      : `${(((value - base) / base) * 100).toFixed(1)} %`
+    return `${base.toFixed(digits)} (${delta.startsWith('-') ? delta : `+${delta}`})`
   }
-  if (result.preflight.problem) {
-    return { ...result, status: 'ERROR', error: result.preflight.problem }
+  const previous = earlier.findLast((run) => usable(figureOf(run)))
+  const past = earlier.map(figureOf).filter(usable)
+  const best = past.length === 0 ? undefined : (higherIsBetter ? Math.max : Math.min)(...past)
+  return {
+    previous: cell(previous && figureOf(previous)),
+    best: cell(best),
+    previousAt: previous?.startedAt ?? '-',
   }
-  const load = {
-    connections: settings.connections,
-    warmup: settings.warmup,
-    duration: settings.duration,
+}
+
+/** The latest run holding `has(run)`, and the runs before it. */
+function latestWith(runs, has) {
+  const index = runs.findLastIndex(has)
+  return index < 0 ? undefined : { run: runs[index], earlier: runs.slice(0, index) }
+}
+
+const fixed = (digits) => (value) => (usable(value) ? value.toFixed(digits) : '-')
+const section = (columns, rows) => (rows.length > 0 ? ['', table(columns, rows)] : [])
+
+/** The comparison as text; `runs` oldest first. */
+export function compareRuns(runs) {
+  if (runs.length === 0) return 'No kept runs in bench/results yet: run pnpm bench first.'
+  const scenarios = []
+  for (const { name } of catalogue()) {
+    const found = latestWith(runs, (run) => scenarioOf(run, name))
+    if (!found) continue
+    const s = scenarioOf(found.run, name)
+    const ok = (run) => {
+      const r = scenarioOf(run, name)
+      return r?.status === 'ERROR' ? undefined : r
+    }
+    scenarios.push({
+      name,
+      status: s.status,
+      at: found.run.startedAt,
+      cpuUs: s.status === 'ERROR' ? undefined : s.cpuUs,
+      ratio: s.status === 'ERROR' ? undefined : s.ratio,
+      us: against(found.earlier, (run) => ok(run)?.cpuUs, s.cpuUs, { digits: 1 }),
+      r: against(found.earlier, (run) => ok(run)?.ratio, s.ratio, { higherIsBetter: true }),
+    })
   }
-  for (let round = 1; round <= settings.rounds; round += 1) {
-    const ref = await measure({ url: `${reference.url}/` }, load)
-    log(`  round ${round} reference ${scenario.reference}: ${ref.rps.toFixed(0)} req/s`)
-    const own = await measure(request, { ...load, pid: service.pid })
-    log(
-      `  round ${round} ${scenario.name}: ${own.rps.toFixed(0)} req/s, ` +
-        `p99 ${own.p99} ms, peak RSS ${own.peakRssMb?.toFixed(1)} MB` +
-        (failed(own) ? `, non-2xx ${own.non2xx}, errors ${own.errors + own.timeouts}` : ''),
-    )
-    result.rounds.push({ reference: ref, service: own })
-  }
-  const own = result.rounds.map((r) => r.service)
-  const refs = result.rounds.map((r) => r.reference)
-  const serviceProblems = own.map(problems)
-  const referenceProblems = refs.map(problems)
-  const sum = (list, key) => list.reduce((total, p) => total + p[key], 0)
-  Object.assign(result, {
-    rps: median(own.map((s) => s.rps)),
-    p50: median(own.map((s) => s.p50)),
-    p99: median(own.map((s) => s.p99)),
-    peakRssMb: Math.max(...own.map((s) => s.peakRssMb ?? 0)),
-    hwmMb: own.at(-1).hwmMb,
-    referenceRps: median(refs.map((s) => s.rps)),
-    non2xx: sum(serviceProblems, 'non2xx'),
-    errors: sum(serviceProblems, 'errors'),
-    referenceNon2xx: sum(referenceProblems, 'non2xx'),
-    referenceErrors: sum(referenceProblems, 'errors'),
+  const names = [...new Set(runs.flatMap((run) => Object.keys(latencies(run))))]
+  const figures = names.map((name) => {
+    const found = latestWith(runs, (run) => name in latencies(run))
+    const value = latencies(found.run)[name]
+    return {
+      name,
+      value,
+      at: found.run.startedAt,
+      ...against(found.earlier, (run) => latencies(run)[name], value),
+    }
   })
-  result.ratio = result.referenceRps > 0 ? result.rps / result.referenceRps : undefined
-  if (result.non2xx + result.errors + result.referenceNon2xx + result.referenceErrors > 0) {
-    result.status = 'ERROR'
-    result.error =
-      `service: ${result.non2xx} non-2xx, ${result.errors} errors; ` +
-      `reference: ${result.referenceNon2xx} non-2xx, ${result.referenceErrors} errors`
-  } else {
-    if (scenario.target === undefined) result.status = 'INFO'
-    else result.status = result.ratio >= scenario.target ? 'PASS' : 'FAIL'
-  }
-  return result
+  return [
+    `${runs.length} kept run(s), the latest of ${runs.at(-1).startedAt}. Each row: the latest run ` +
+      'that measured it, against the previous one and the best one before it.',
+    "Cells: the earlier figure (the latest one's difference to it: µs/req and latencies in %, " +
+      'ratios in absolute terms). Lower µs/req and latencies, higher ratios are better.',
+    ...section(
+      [
+        ['scenario', (r) => r.name, 'left'],
+        ['µs/req', (r) => fixed(1)(r.cpuUs)],
+        ['previous', (r) => r.us.previous],
+        ['best', (r) => r.us.best],
+        ['ratio', (r) => fixed(2)(r.ratio)],
+        ['previous', (r) => r.r.previous],
+        ['best', (r) => r.r.best],
+        ['result', (r) => r.status, 'left'],
+        ['run', (r) => r.at, 'left'],
+        ['previous run', (r) => r.us.previousAt, 'left'],
+      ],
+      scenarios,
+    ),
+    ...section(
+      [
+        ['figure', (r) => r.name, 'left'],
+        ['latest', (r) => fixed(2)(r.value)],
+        ['previous', (r) => r.previous],
+        ['best', (r) => r.best],
+        ['run', (r) => r.at, 'left'],
+        ['previous run', (r) => r.previousAt, 'left'],
+      ],
+      figures,
+    ),
+  ].join('\n')
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(compareRuns(await readRuns()))
 }

@@ -25,18 +25,28 @@ export const paths = {
 }
 
 export const settings = {
-  duration: integer('BENCH_DURATION', 10),
+  duration: Math.max(1, integer('BENCH_DURATION', 10)),
   warmup: integer('BENCH_WARMUP', 2),
-  rounds: Math.max(1, integer('BENCH_ROUNDS', 2)),
-  connections: Math.max(1, integer('BENCH_CONNECTIONS', 100)),
+  rounds: Math.max(1, integer('BENCH_ROUNDS', 3)),
+  threads: Math.max(1, integer('BENCH_THREADS', 1)),
+  connections: Math.max(1, integer('BENCH_CONNECTIONS', 50)),
+  /** Share of non-2xx responses (and socket errors) above which a measurement is an ERROR. */
+  maxNon2xxShare: 0.01,
   scale: integer('BENCH_SCALE', 1_000_000),
-  scaleDuration: integer('BENCH_SCALE_DURATION', 10),
-  coldTerms: integer('BENCH_COLD_TERMS', 200),
+  coldTerms: Math.max(10, integer('BENCH_COLD_TERMS', 300)),
+  shortTerms: Math.max(2, integer('BENCH_SHORT_TERMS', 30)),
+  heavyBytes: Math.max(1, integer('BENCH_HEAVY_BYTES', 1_000_000)),
+  /** Seconds each heavy request may take before it counts as unanswered. */
+  heavyTimeout: Math.max(1, integer('BENCH_HEAVY_TIMEOUT', 120)),
   seed: integer('BENCH_SEED', 42),
   /** Peak RSS ceiling of a service under load (SPEC.md section 5). */
   rssLimitMb: 200,
-  /** p99 ceiling of single-client search with BENCH_SCALE quotes (SPEC.md section 5). */
-  scaleP99Ms: 20,
+  /** p99 ceiling of a never-searched term with BENCH_SCALE quotes (SPEC.md section 5). */
+  coldP99Ms: 20,
+  /** p99 ceiling of the 1-2 character terms at scale ("fast"; no SPEC.md figure). */
+  shortP99Ms: 50,
+  /** p99 ceiling of /health while the heavy requests run (SPEC.md section 5). */
+  healthP99Ms: 50,
 }
 
 export const infra = {

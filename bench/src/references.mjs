@@ -8,9 +8,9 @@ export const references = {
     label: 'bare Fastify, GET / returns constant JSON',
     script: join(paths.src, 'reference-constant.mjs'),
   },
-  'redis-round-trip': {
-    label: 'bare Fastify, GET / does one Redis INCR, returns JSON',
-    script: join(paths.src, 'reference-redis.mjs'),
+  evalsha: {
+    label: 'bare Fastify, GET / runs one EVALSHA (INCR + EXPIREAT) with ioredis, returns JSON',
+    script: join(paths.src, 'reference-evalsha.mjs'),
   },
 }
 

@@ -1,14 +1,13 @@
-// The printed tables and the JSON files of a run.
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { paths, settings } from './config.mjs'
+// The printed tables of a run.
+import { settings } from './config.mjs'
 
 const fixed = (digits) => (value) => (typeof value === 'number' ? value.toFixed(digits) : '-')
 const int = fixed(0)
 const one = fixed(1)
 const two = fixed(2)
+const percent = (share) => (typeof share === 'number' ? `${(share * 100).toFixed(2)}` : '-')
 
-/** A plain-text table: `columns` are [title, (row) => string, align?]. */
+/** A Markdown-style table: `columns` are [title, (row) => string, align?]. */
 export function table(columns, rows) {
   const cells = rows.map((row) => columns.map(([, get]) => String(get(row))))
   const widths = columns.map(([title], i) =>
@@ -24,45 +23,54 @@ export function table(columns, rows) {
   ].join('\n')
 }
 
+const verdict = (r) => (r.status === 'ERROR' ? `ERROR: ${r.error}` : r.status)
+
 export function scenarioTable(scenarios) {
   return table(
     [
       ['scenario', (s) => s.name, 'left'],
+      ['µs/req', (s) => one(s.cpuUs)],
+      ['reference', (s) => s.reference, 'left'],
+      ['ref µs/req', (s) => one(s.referenceCpuUs)],
+      ['ratio', (s) => two(s.ratio)],
+      ['target', (s) => `>= ${s.target}`],
       ['req/s', (s) => int(s.rps)],
       ['p50 ms', (s) => one(s.p50)],
       ['p99 ms', (s) => one(s.p99)],
       ['peak RSS MB', (s) => one(s.peakRssMb)],
-      ['VmHWM MB', (s) => one(s.hwmMb)],
-      ['reference', (s) => s.reference, 'left'],
-      ['ref req/s', (s) => int(s.referenceRps)],
-      ['ratio', (s) => two(s.ratio)],
-      ['target', (s) => (s.target === undefined ? 'information' : `>= ${s.target}`)],
-      ['result', (s) => s.status, 'left'],
+      ['non-2xx %', (s) => percent(s.failureShare)],
+      ['result', verdict, 'left'],
     ],
     scenarios,
   )
 }
 
-/** Peak RSS of each service over all its scenarios, against the 200 MB ceiling. */
-export function rssChecks(scenarios) {
+/** Peak RSS of each service under load (throughput scenarios, heavy pass), against 200 MB. */
+export function rssChecks(scenarios, heavy) {
   const byService = new Map()
   for (const s of scenarios) {
     if (typeof s.peakRssMb !== 'number') continue
     byService.set(s.service, Math.max(byService.get(s.service) ?? 0, s.peakRssMb))
   }
-  return [...byService].map(([service, peakRssMb]) => ({
-    name: `${service} peak RSS under load`,
+  const rows = [...byService].map(([service, peakRssMb]) => ({
+    name: `${service} under throughput load`,
     peakRssMb,
+  }))
+  if (typeof heavy?.peakRssMb === 'number') {
+    rows.push({ name: 'data-api under the heavy-input pass', peakRssMb: heavy.peakRssMb })
+  }
+  return rows.map((row) => ({
+    ...row,
     target: `< ${settings.rssLimitMb} MB`,
-    status: peakRssMb < settings.rssLimitMb ? 'PASS' : 'FAIL',
+    status: row.peakRssMb < settings.rssLimitMb ? 'PASS' : 'FAIL',
   }))
 }
 
 export function rssTable(checks) {
   return table(
     [
-      ['check', (c) => c.name, 'left'],
-      ['peak RSS MB', (c) => one(c.peakRssMb)],
+      ['peak RSS', (c) => c.name, 'left'],
+      ['MB', (c) => one(c.peakRssMb)],
       ['target', (c) => c.target],
       ['result', (c) => c.status, 'left'],
     ],
@@ -70,38 +78,68 @@ export function rssTable(checks) {
   )
 }
 
-export function scaleTable(scale) {
-  const rows = [
-    ...scale.searches.map((s) => ({ ...s, name: `search ${s.label} "${s.term}"` })),
-    {
-      ...scale.cold,
-      name: `cold cache: ${scale.cold.terms} distinct terms, 1 request each`,
-      matches: undefined,
-      rps: undefined,
-      target: 'information',
-    },
-  ]
-  return table(
+export function scaleTables(scale) {
+  const passes = table(
     [
-      [`1 client, ${scale.quotes.toLocaleString('en-US')} synthetic quotes`, (r) => r.name, 'left'],
-      ['matches', (r) => r.matches ?? '-'],
-      ['req/s', (r) => int(r.rps)],
-      ['p50 ms', (r) => two(r.p50)],
-      ['p99 ms', (r) => two(r.p99)],
-      ['max ms', (r) => two(r.max)],
-      ['target', (r) => r.target, 'left'],
-      ['result', (r) => r.status, 'left'],
+      [`1 client, ${scale.quotes.toLocaleString('en-US')} synthetic quotes`, (p) => p.name, 'left'],
+      ['terms', (p) => p.terms],
+      ['p50 ms', (p) => two(p.p50)],
+      ['p99 ms', (p) => two(p.p99)],
+      ['max ms', (p) => two(p.max)],
+      ['target', (p) => p.target],
+      ['result', verdict, 'left'],
     ],
-    rows,
+    scale.passes,
   )
+  const kinds = table(
+    [
+      ['pass', (k) => k.pass, 'left'],
+      ['kind', (k) => k.kind, 'left'],
+      ['terms', (k) => k.count],
+      ['p50 ms', (k) => two(k.p50)],
+      ['p99 ms', (k) => two(k.p99)],
+      ['max ms', (k) => two(k.max)],
+    ],
+    scale.passes.flatMap((p) =>
+      Object.entries(p.byKind).map(([kind, s]) => ({ pass: p.name, kind, ...s })),
+    ),
+  )
+  const slowest = table(
+    [
+      ['pass', (t) => t.pass, 'left'],
+      ['slowest terms', (t) => JSON.stringify(t.term), 'left'],
+      ['kind', (t) => t.kind, 'left'],
+      ['ms', (t) => two(t.ms)],
+      ['matches', (t) => t.matches ?? t.status],
+    ],
+    scale.passes.flatMap((p) => p.slowest.map((t) => ({ pass: p.name, ...t }))),
+  )
+  const start =
+    `Start-up at this scale: /ready answered 200 ${int(scale.readyMs)} ms after the process ` +
+    `started; peak RSS during the passes ${one(scale.peakRssMb)} MB.`
+  return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start}`
 }
 
-/** Writes results/latest.json and a timestamped copy; returns the copy's path. */
-export async function writeResults(report) {
-  await mkdir(paths.results, { recursive: true })
-  const text = `${JSON.stringify(report, null, 2)}\n`
-  const stamped = join(paths.results, `${report.startedAt.replace(/:/g, '-')}.json`)
-  await writeFile(join(paths.results, 'latest.json'), text)
-  await writeFile(stamped, text)
-  return stamped
+export function heavyTables(heavy) {
+  const requests = table(
+    [
+      ['request (1 MB each, in parallel)', (r) => r.label, 'left'],
+      ['data bytes', (r) => r.dataBytes.toLocaleString('en-US')],
+      ['status', (r) => r.status],
+      ['time ms', (r) => int(r.ms)],
+      ['response bytes', (r) => r.responseBytes?.toLocaleString('en-US') ?? '-'],
+    ],
+    heavy.requests,
+  )
+  const h = heavy.health
+  const health =
+    `/health meanwhile: ${h.count} probes, p50 ${one(h.p50)} ms, p99 ${one(h.p99)} ms, ` +
+    `max ${one(h.max)} ms, ${h.failures} failed, ${h.skipped} not sent (target ${h.target}). ` +
+    `The ${heavy.requests.length} requests took ${int(heavy.wallMs)} ms from first sent to last done; ` +
+    `peak RSS ${one(heavy.peakRssMb)} MB.`
+  const result =
+    heavy.status === 'PASS'
+      ? 'Result: PASS'
+      : `Result: ${heavy.status}: ${heavy.error ?? heavy.reason}`
+  return `${requests}\n\n${health}\n${result}`
 }

@@ -1,27 +1,35 @@
-// Scale scenario: search latency for a single client with BENCH_SCALE synthetic quotes loaded,
-// and a cold-cache pass (first query of many distinct terms). The database is kept between runs.
+// Scale passes: search at BENCH_SCALE synthetic quotes on a freshly started quotes service, one
+// client, each term sent once and never searched before on that process (cold-search: words,
+// surnames, phrases, misses; short-terms: 1-2 characters). Also the time from process start to
+// /ready at that scale. The database is kept between runs (loading takes about a minute).
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { databaseUrl, paths, settings } from './config.mjs'
 import { quotesInventory, recreateDatabase } from './database.mjs'
-import { failed, load, percentile, sampleRss } from './measure.mjs'
-import { counts, rare as rareSeedTerm } from './scenarios/quotes.mjs'
+import { sampleRss } from './proc.mjs'
 import { runProcess, stopProcess } from './servers.mjs'
 import { startService } from './services.mjs'
-import { randomTerms } from './terms.mjs'
+import { latencySummary } from './stats.mjs'
+import { coldTerms, shortTerms } from './terms.mjs'
 
 export const SCALE_DATABASE = 'bench_quotes_scale'
-const COMMON = 'love'
-const json = { accept: 'application/json' }
+const SEARCH_TIMEOUT_MS = 60_000
+const PASSES = [
+  { name: 'scale/cold-search', termsOf: coldTerms, p99Ms: settings.coldP99Ms },
+  { name: 'scale/short-terms', termsOf: shortTerms, p99Ms: settings.shortP99Ms },
+]
 
 /** Makes sure SCALE_DATABASE holds exactly `n` synthetic quotes (and its index), else reloads. */
-async function ensureCorpus(n, log) {
+async function ensureCorpus(n, progress) {
   const inventory = await quotesInventory(SCALE_DATABASE)
   if (inventory && inventory.synthetic === n && inventory.seed > 0 && inventory.index) {
-    log(`  ${SCALE_DATABASE} already holds ${n} synthetic quotes: kept`)
+    progress(`scale: ${SCALE_DATABASE} already holds ${n} synthetic quotes: kept`)
     return { reused: true, inventory }
   }
-  log(`  ${SCALE_DATABASE}: ${JSON.stringify(inventory ?? 'missing')}; recreating and loading ${n}`)
+  progress(
+    `scale: ${SCALE_DATABASE} holds ${JSON.stringify(inventory ?? 'nothing')}; ` +
+      `recreating it and loading ${n} synthetic quotes (about a minute)`,
+  )
   await recreateDatabase(SCALE_DATABASE)
   const started = performance.now()
   await runProcess({
@@ -31,88 +39,83 @@ async function ensureCorpus(n, log) {
     logFile: join(paths.results, 'load-synthetic.log'),
   })
   const loadSeconds = (performance.now() - started) / 1000
-  log(`  loaded in ${loadSeconds.toFixed(1)} s`)
+  progress(`scale: loaded in ${loadSeconds.toFixed(1)} s`)
   return { reused: false, loadSeconds, inventory: await quotesInventory(SCALE_DATABASE) }
 }
 
-async function search(url, term) {
+/** One search, JSON; resolves to { term, kind, status, ms, matches }. */
+async function search(url, { term, kind }) {
   const started = performance.now()
-  const response = await fetch(`${url}/api/search?term=${encodeURIComponent(term)}`, {
-    headers: json,
-  })
-  const text = await response.text()
-  const ms = performance.now() - started
-  const matches = response.ok ? JSON.parse(text).total_quotes : undefined
-  return { term, status: response.status, ms, matches }
-}
-
-/** One client, `settings.scaleDuration` seconds, no warm-up: the first (uncached) query counts. */
-async function singleClient(service, label, term) {
-  const summary = await load(
-    { url: `${service.url}/api/search?term=${encodeURIComponent(term)}`, headers: json },
-    { connections: 1, duration: settings.scaleDuration, exact: true },
-  )
-  const { matches } = await search(service.url, term)
-  const ok = !failed(summary)
-  return {
-    label,
-    term,
-    matches,
-    ...summary,
-    target: `p99 < ${settings.scaleP99Ms} ms`,
-    status: !ok ? 'ERROR' : summary.p99 < settings.scaleP99Ms ? 'PASS' : 'FAIL',
+  try {
+    const response = await fetch(`${url}/api/search?term=${encodeURIComponent(term)}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(SEARCH_TIMEOUT_MS),
+    })
+    const text = await response.text()
+    const ms = performance.now() - started
+    const matches = response.ok ? JSON.parse(text).total_quotes : undefined
+    return { term, kind, status: response.status, ms, matches }
+  } catch (error) {
+    return { term, kind, status: error.name, ms: performance.now() - started }
   }
 }
 
-/** Distinct never-searched terms, one request each, in sequence: first-query latency. */
-async function coldPass(service, terms) {
+/** Sends each term once, in sequence; latencies overall and by kind, the five slowest terms. */
+async function pass(service, { name, terms, p99Ms, progress }) {
+  progress(`${name}: ${terms.length} terms, one request each`)
   const results = []
   for (const term of terms) results.push(await search(service.url, term))
-  const times = results.map((r) => r.ms).sort((a, b) => a - b)
-  const bad = results.filter((r) => r.status < 200 || r.status > 299)
-  return {
-    terms: results.length,
-    p50: percentile(times, 50),
-    p99: percentile(times, 99),
-    max: times.at(-1),
-    non2xx: bad.length,
-    slowest: [...results].sort((a, b) => b.ms - a.ms).slice(0, 5),
-    status: bad.length > 0 ? 'ERROR' : 'INFO',
+  const failures = results.filter((r) => typeof r.status !== 'number' || r.status > 299)
+  const byKind = {}
+  for (const kind of new Set(results.map((r) => r.kind))) {
+    byKind[kind] = latencySummary(results.filter((r) => r.kind === kind).map((r) => r.ms))
   }
+  const summary = latencySummary(results.map((r) => r.ms))
+  const result = {
+    name,
+    terms: results.length,
+    ...summary,
+    byKind,
+    slowest: [...results].sort((a, b) => b.ms - a.ms).slice(0, 5),
+    failures: failures.length,
+    failed: failures.slice(0, 10),
+    target: `p99 < ${p99Ms} ms`,
+  }
+  if (failures.length > 0) {
+    result.status = 'ERROR'
+    result.error = `${failures.length} searches failed, e.g. ${JSON.stringify(failures[0])}`
+  } else result.status = summary.p99 < p99Ms ? 'PASS' : 'FAIL'
+  progress(
+    `${name}: p50 ${summary.p50.toFixed(2)} ms, p99 ${summary.p99.toFixed(2)} ms, ` +
+      `max ${summary.max.toFixed(2)} ms: ${result.status}`,
+  )
+  return result
 }
 
-export async function runScale({ log }) {
+/** Runs the scale passes `selected` names (scale/cold-search, scale/short-terms). */
+export async function runScale({ selected, progress }) {
   const n = settings.scale
-  const corpus = await ensureCorpus(n, log)
-  const rare = rareSeedTerm.term
+  const corpus = await ensureCorpus(n, progress)
+  progress('scale: starting a fresh quotes service on it (nothing searched yet)')
   const service = await startService('quotes', {
     instance: 'quotes-scale',
     database: SCALE_DATABASE,
     recreate: false,
   })
+  progress(`scale: ready ${service.readyMs.toFixed(0)} ms after the process started`)
   const rss = sampleRss(service.pid)
   try {
-    const searches = []
-    for (const [label, term] of [
-      ['common', COMMON],
-      ['rare', rare],
-    ]) {
-      const result = await singleClient(service, label, term)
-      log(`  ${label} "${term}" (${result.matches} matches): p99 ${result.p99?.toFixed(2)} ms`)
-      searches.push(result)
+    const passes = []
+    for (const { name, termsOf, p99Ms } of PASSES.filter((p) => selected.has(p.name))) {
+      passes.push(await pass(service, { name, terms: await termsOf(), p99Ms, progress }))
     }
-    const terms = randomTerms(counts, settings.coldTerms, settings.seed, [COMMON, rare])
-    const cold = await coldPass(service, terms)
-    log(
-      `  cold pass, ${cold.terms} terms: p50 ${cold.p50?.toFixed(2)} ms, max ${cold.max?.toFixed(2)}`,
-    )
     const memory = rss.stop()
     return {
       database: SCALE_DATABASE,
       quotes: n,
       ...corpus,
-      searches,
-      cold,
+      readyMs: service.readyMs,
+      passes,
       peakRssMb: memory.peakRssMb,
       hwmMb: memory.hwmMb,
     }

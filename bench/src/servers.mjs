@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { createServer } from 'node:net'
+import { performance } from 'node:perf_hooks'
 
 const STOP_GRACE_MS = 10_000
 const TAIL_BYTES = 8_000
@@ -60,21 +61,26 @@ function spawnLogged({ name, args, env, logFile }) {
 }
 
 /**
- * Starts a server process (see spawnLogged) and waits until GET `readyUrl` answers 200. Throws
- * (after stopping it) with the tail of its output when it exits or is not ready in `timeoutMs`.
+ * Starts a server process (see spawnLogged) and waits until GET `readyUrl` answers 200, asking
+ * every `pollMs`; `handle.readyMs` is the time from spawning to that 200. Throws (after stopping
+ * it) with the tail of its output when it exits or is not ready in `timeoutMs`.
  */
-export async function startProcess({ readyUrl, timeoutMs = 60_000, ...spec }) {
+export async function startProcess({ readyUrl, timeoutMs = 60_000, pollMs = 50, ...spec }) {
+  const started = performance.now()
   const handle = spawnLogged(spec)
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline && handle.exitCode === undefined) {
     try {
       const response = await fetch(readyUrl, { signal: AbortSignal.timeout(2_000) })
       await response.arrayBuffer()
-      if (response.status === 200) return handle
+      if (response.status === 200) {
+        handle.readyMs = performance.now() - started
+        return handle
+      }
     } catch {
       // Not listening yet.
     }
-    await sleep(200)
+    await sleep(pollMs)
   }
   const why =
     handle.exitCode === undefined

@@ -1,12 +1,12 @@
 // The services under test: how to start a production build against its own fresh database.
-// To add one, add an entry here (and the app to bench/package.json dependencies, so that
-// `turbo run bench` builds it first).
+// To add one, add an entry here (and the app to bench/package.json dependencies, so that the
+// build step of `pnpm bench` builds it first).
 
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { databaseUrl, infra, paths } from './config.mjs'
 import { createBenchKeys } from './data-api-keys.mjs'
-import { recreateDatabase } from './database.mjs'
+import { dropDatabase, recreateDatabase } from './database.mjs'
 import { freePort, startProcess } from './servers.mjs'
 
 export const services = {
@@ -30,20 +30,41 @@ export const services = {
       // The bench signs up from one address.
       AUTH_RATE_LIMIT_PER_ADDRESS: '1000',
     },
-    prepare: async ({ url }) => ({ apiKeys: await createBenchKeys(url) }),
+    // 30 ENTERPRISE keys: 3,000,000 requests a day between them, and at most a few requests in
+    // flight per key at 50 connections.
+    prepare: async ({ url }) => ({
+      apiKeys: await createBenchKeys(url, { users: 3, perUser: 10 }),
+    }),
   },
+}
+
+/** Databases this run created (the scale database is kept: it is not recreated here). */
+const created = new Set()
+
+/** Drops the databases this run created; call once their services are stopped. */
+export async function dropCreatedDatabases() {
+  for (const name of created) {
+    await dropDatabase(name)
+    created.delete(name)
+  }
 }
 
 /**
  * Starts service `name` as `node <entry>` on a free port and waits for GET /ready to answer 200.
- * The database is dropped and created first unless `recreate` is false. Resolves to
- * { name, url, pid, handle, context }.
+ * The database is dropped and created first unless `recreate` is false; the service's `prepare`
+ * runs unless `prepare` is false. Resolves to { name, url, pid, handle, readyMs, context }.
  */
-export async function startService(name, { instance = name, database, recreate = true } = {}) {
+export async function startService(
+  name,
+  { instance = name, database, recreate = true, prepare = true } = {},
+) {
   const service = services[name]
   if (!service) throw new Error(`unknown service ${JSON.stringify(name)}`)
   const db = database ?? service.database
-  if (recreate) await recreateDatabase(db)
+  if (recreate) {
+    await recreateDatabase(db)
+    created.add(db)
+  }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const handle = await startProcess({
@@ -64,8 +85,7 @@ export async function startService(name, { instance = name, database, recreate =
     readyUrl: `${url}/ready`,
     timeoutMs: 60_000,
   })
-  const context = service.prepare
-    ? await service.prepare({ url, databaseUrl: databaseUrl(db) })
-    : {}
-  return { name, url, pid: handle.pid, handle, context }
+  const context =
+    prepare && service.prepare ? await service.prepare({ url, databaseUrl: databaseUrl(db) }) : {}
+  return { name, url, pid: handle.pid, handle, readyMs: handle.readyMs, context }
 }

@@ -1,0 +1,48 @@
+// Worker thread: GET `url` every `intervalMs` (open loop: a slow answer does not delay the next
+// probe, at most `maxInFlight` at once) until told to stop or `maxMs` passes; then posts
+// { probes: [{ atMs, ms, status }], skipped } once every probe has answered or timed out.
+// A thread of its own, so the main thread's work (large bodies) does not skew the timings.
+import { performance } from 'node:perf_hooks'
+import { parentPort, workerData } from 'node:worker_threads'
+
+const { url, intervalMs, maxInFlight, timeoutMs, maxMs } = workerData
+const started = performance.now()
+const probes = []
+const pending = new Set()
+let skipped = 0
+
+async function probe() {
+  const at = performance.now()
+  let status
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+    await response.arrayBuffer()
+    status = response.status
+  } catch (error) {
+    status = error.name
+  }
+  probes.push({ atMs: at - started, ms: performance.now() - at, status })
+}
+
+const timer = setInterval(() => {
+  if (pending.size >= maxInFlight) {
+    skipped += 1
+    return
+  }
+  const done = probe()
+  pending.add(done)
+  done.finally(() => pending.delete(done))
+}, intervalMs)
+
+let finished = false
+async function finish() {
+  if (finished) return
+  finished = true
+  clearInterval(timer)
+  clearTimeout(limit)
+  await Promise.allSettled([...pending])
+  parentPort.postMessage({ probes: probes.sort((a, b) => a.atMs - b.atMs), skipped })
+}
+
+const limit = setTimeout(finish, maxMs)
+parentPort.once('message', finish)
