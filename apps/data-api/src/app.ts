@@ -88,6 +88,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     keyCacheTtlMs: config.KEY_CACHE_TTL_SECONDS * 1000,
     lastUsedFlushMs: config.LAST_USED_FLUSH_MS,
     quotaFailMode: config.QUOTA_FAIL_MODE,
+    unauthorizedPerAddress: config.API_UNAUTHORIZED_PER_ADDRESS,
     ...(clock ? { clock } : {}),
   })
   await fastify.register(apiKeyAuth)

@@ -24,6 +24,8 @@ export const DataApiConfigSchema = Type.Object({
   KEY_CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
   /** How often `last_used_at` is written, batched for all keys used meanwhile. */
   LAST_USED_FLUSH_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5_000 }),
+  /** 401 answers one client address may get per minute before it is answered 429. */
+  API_UNAUTHORIZED_PER_ADDRESS: Type.Integer({ minimum: 1, default: 100 }),
   /** Sign-up and log-in attempts per client address per 15 minutes. */
   AUTH_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 20 }),
   /** Failed log-ins per account per 15 minutes before its log-ins are refused. */

@@ -47,30 +47,49 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     unavailable: fastify.quotaDecisions.labels('unavailable'),
   }
 
+  /** The identity of a key this instance does not know yet, or a 401. */
+  async function identifyUnknown(header: string | undefined, key: string | undefined) {
+    if (header === undefined || header === '') {
+      throw unauthorized('Send your API key in the header Authorization: Bearer <key>.')
+    }
+    if (key === undefined) {
+      throw unauthorized('The Authorization header must read "Bearer <key>".', 'invalid_request')
+    }
+    // Check its shape and checksum (no I/O) before asking Postgres.
+    if (!isWellFormedApiKey(key)) {
+      throw unauthorized('This is not a valid API key: check it was copied whole.', 'invalid_token')
+    }
+    const identity = await fastify.keyCache.load(key)
+    if (!identity) {
+      throw unauthorized('This API key is unknown or has been revoked.', 'invalid_token')
+    }
+    return identity
+  }
+
   fastify.decorate('authenticateApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
     // Answers about a key and its quota are never to be stored by anyone.
     reply.header('cache-control', 'no-store')
     const header = request.headers.authorization
-    if (header === undefined || header === '') {
-      throw unauthorized('Send your API key in the header Authorization: Bearer <key>.')
-    }
-    const key = BEARER.exec(header)?.[1]
-    if (key === undefined) {
-      throw unauthorized('The Authorization header must read "Bearer <key>".', 'invalid_request')
-    }
-    let identity: KeyIdentity | undefined = fastify.keyCache.peek(key)
+    const key = header === undefined ? undefined : BEARER.exec(header)?.[1]
+    let identity: KeyIdentity | undefined =
+      key === undefined ? undefined : fastify.keyCache.peek(key)
     if (identity === undefined) {
-      // Not known here: check its shape and checksum (no I/O) before asking Postgres.
-      if (!isWellFormedApiKey(key)) {
-        throw unauthorized(
-          'This is not a valid API key: check it was copied whole.',
-          'invalid_token',
+      const wait = fastify.unauthorizedLimiter.wait(request.ip)
+      if (wait > 0) {
+        throw new HttpProblem(
+          'RATE_LIMITED',
+          'Too many requests with a missing or unknown key from your address; wait before trying again.',
+          { headers: { 'retry-after': String(wait) } },
         )
       }
-      identity = await fastify.keyCache.load(key)
-    }
-    if (!identity) {
-      throw unauthorized('This API key is unknown or has been revoked.', 'invalid_token')
+      try {
+        identity = await identifyUnknown(header, key)
+      } catch (error) {
+        if (error instanceof HttpProblem && error.code === 'UNAUTHORIZED') {
+          await fastify.unauthorizedLimiter.refused(request.ip)
+        }
+        throw error
+      }
     }
 
     let quota: QuotaDecision

@@ -7,6 +7,8 @@ import { type Clock, systemClock } from '../lib/clock.js'
 import { KeyCache } from '../lib/key-cache.js'
 import { LastUsedWriter } from '../lib/last-used.js'
 import { QuotaStore } from '../lib/quota.js'
+import { UnauthorizedLimiter } from '../lib/unauthorized-limiter.js'
+import { WindowCounter } from '../lib/window-counter.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +19,7 @@ declare module 'fastify' {
     lastUsed: LastUsedWriter
     clock: Clock
     quotaDecisions: Counter<'decision'>
+    unauthorizedLimiter: UnauthorizedLimiter
   }
 }
 
@@ -27,6 +30,8 @@ export interface ServicesOptions {
   keyCacheTtlMs: number
   lastUsedFlushMs: number
   quotaFailMode: 'open' | 'closed'
+  /** 401s one client address may get per minute before it gets 429s. */
+  unauthorizedPerAddress: number
   /** Tests move time; production uses the system clock. */
   clock?: Clock
 }
@@ -66,6 +71,13 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
   fastify.decorate('keyCache', keyCache)
   fastify.decorate('lastUsed', lastUsed)
   fastify.decorate('quotaDecisions', quotaDecisions)
+  fastify.decorate(
+    'unauthorizedLimiter',
+    new UnauthorizedLimiter(
+      new WindowCounter(fastify.redis, fastify.redisState, 'api-401:', 60),
+      opts.unauthorizedPerAddress,
+    ),
+  )
   fastify.decorate(
     'quota',
     new QuotaStore(fastify.redis, { clock, failMode: opts.quotaFailMode, onDegraded: redisDown }),

@@ -7,10 +7,12 @@ import {
   FEATURES,
   type FeatureName,
   PLAN_LIMITS,
+  PLANS,
 } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
 import { FeatureOptionsError, isFeatureLoaded, loadFeature, runFeature } from '../features/index.js'
+import { bodyAllowance, readJsonBody } from '../lib/json-body.js'
 import { quotaBody } from '../lib/rate-limit-fields.js'
 
 const problem = (description: string) => ({
@@ -29,8 +31,8 @@ const commonErrors = {
   503: problem('Quotas cannot be checked (QUOTA_FAIL_MODE=closed and Redis down)'),
 }
 
-/** Bodies may be JSON-escaped (up to 6 bytes a character); the plan limit is checked on `data`. */
-const BODY_LIMIT = 8 * 1024 * 1024
+/** What any body may be, whatever the plan (the largest plan's allowance). */
+const LARGEST_BODY = Math.max(...PLANS.map((plan) => bodyAllowance(PLAN_LIMITS[plan].maxDataBytes)))
 
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text)
 
@@ -38,7 +40,17 @@ const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : t
 const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.authenticateApiKey)
   // JSON only: Fastify would otherwise read text/plain bodies as strings (a 400, not a 415).
-  fastify.removeContentTypeParser('text/plain')
+  // And JSON read within the caller's plan allowance, judged before the body is read (the key is
+  // known by then: authentication runs first).
+  fastify.removeContentTypeParser(['text/plain', 'application/json'])
+  fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    const plan = request.caller?.identity.plan
+    const limit = plan ? bodyAllowance(PLAN_LIMITS[plan].maxDataBytes) : LARGEST_BODY
+    readJsonBody(payload, limit).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    )
+  })
 
   fastify.get(
     '/api/v1/data',
@@ -80,7 +92,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post(
     '/api/v1/data',
     {
-      bodyLimit: BODY_LIMIT,
+      bodyLimit: LARGEST_BODY,
       schema: {
         tags: ['data'],
         summary: 'Run a feature on your text',
@@ -93,7 +105,9 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           200: { ...DataResponse, headers: rateLimitHeaders },
           400: problem('Invalid body, unknown feature (lists the allowed ones) or invalid options'),
           403: problem('The feature is not in your plan (names the plan that has it)'),
-          413: problem('`data` is larger than your plan allows'),
+          413: problem(
+            '`data` is larger than your plan allows, or the body is larger than twice that plus 64 KB (refused before it is read)',
+          ),
           415: problem('The body is not application/json'),
           ...commonErrors,
         },

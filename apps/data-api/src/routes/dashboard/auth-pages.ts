@@ -5,6 +5,7 @@ import { EmailTakenError } from '../../lib/accounts.js'
 import { emailProblem, normalizeEmail } from '../../lib/email.js'
 import { LoginThrottle } from '../../lib/login-throttle.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.js'
+import { WindowCounter } from '../../lib/window-counter.js'
 import { endSession, startSession } from '../../plugins/sessions.js'
 import { formSchema, pageSchema, renderPage } from './page.js'
 
@@ -41,10 +42,8 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
     },
   }
   const loginThrottle = new LoginThrottle(
-    fastify.redis,
-    fastify.redisState,
+    new WindowCounter(fastify.redis, fastify.redisState, 'login-attempts:', WINDOW / 1000),
     opts.perAccount,
-    WINDOW / 1000,
   )
 
   fastify.get('/signup', { schema: pageSchema('Sign-up form') }, async (request, reply) =>

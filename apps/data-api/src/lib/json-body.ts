@@ -1,0 +1,74 @@
+import type { IncomingMessage } from 'node:http'
+import { HttpProblem } from '@repo/service-kit'
+import secureJsonParse from 'secure-json-parse'
+
+/**
+ * The largest body a plan may send: twice its `data` limit (JSON escapes quotes, backslashes and
+ * line breaks in two bytes) plus 64 KB for the envelope and options. `data` itself is then held
+ * to the plan's limit exactly; a body past this allowance is refused before it is read.
+ */
+export function bodyAllowance(maxDataBytes: number): number {
+  return maxDataBytes * 2 + 64 * 1024
+}
+
+function tooLarge(limit: number, declared?: number): HttpProblem {
+  const size =
+    declared === undefined ? 'more than' : `${declared.toLocaleString('en')} bytes; at most`
+  return new HttpProblem(
+    'PAYLOAD_TOO_LARGE',
+    `The body is ${size} ${limit.toLocaleString('en')} bytes, which is what this key's plan accepts.`,
+    // The rest of the body is not read: the connection closes after this answer.
+    { extra: { max_body_bytes: limit }, headers: { connection: 'close' } },
+  )
+}
+
+/**
+ * Reads a JSON body of at most `limit` bytes: a Content-Length over it is refused before
+ * anything is read, and a body without one (chunked) is cut off as it passes it. Parsed with
+ * secure-json-parse, as Fastify's own parser does (no `__proto__` or `constructor.prototype`).
+ */
+export function readJsonBody(payload: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(payload.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(tooLarge(limit, declared))
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let received = 0
+    const cleanUp = () => {
+      payload.off('data', onData)
+      payload.off('end', onEnd)
+      payload.off('error', onError)
+    }
+    const onData = (chunk: Buffer) => {
+      received += chunk.length
+      if (received > limit) {
+        cleanUp()
+        payload.pause()
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      cleanUp()
+      const text = Buffer.concat(chunks, received).toString('utf8')
+      if (text.trim() === '') {
+        reject(new HttpProblem('INVALID_REQUEST', 'The body is empty; send a JSON object.'))
+        return
+      }
+      try {
+        resolve(secureJsonParse.parse(text))
+      } catch {
+        reject(new HttpProblem('INVALID_REQUEST', 'The body is not valid JSON.'))
+      }
+    }
+    const onError = (error: Error) => {
+      cleanUp()
+      reject(error)
+    }
+    payload.on('data', onData)
+    payload.on('end', onEnd)
+    payload.on('error', onError)
+  })
+}

@@ -1,0 +1,67 @@
+import type { DependencyState, RedisClient } from '@repo/service-kit'
+import { LRUCache } from 'lru-cache'
+
+// Counts one hit and starts the window with the first; returns {hits, seconds left}.
+const HIT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, ttl}
+`
+
+type RedisWithHit = RedisClient & {
+  windowHit(key: string, windowSeconds: number): Promise<[number, number]>
+}
+
+export interface WindowCount {
+  hits: number
+  /** Seconds until the window ends. */
+  ttl: number
+}
+
+/**
+ * Hits per name in a fixed window, counted atomically in Redis (one key, one round trip: shared
+ * by replicas, fine on a cluster) and in memory, per instance, while Redis is unreachable.
+ */
+export class WindowCounter {
+  private readonly redis: RedisWithHit
+  private readonly local = new LRUCache<string, { hits: number; until: number }>({ max: 100_000 })
+
+  constructor(
+    redis: RedisClient,
+    private readonly state: DependencyState,
+    private readonly prefix: string,
+    readonly windowSeconds: number,
+  ) {
+    this.redis = redis as RedisWithHit
+    if (typeof this.redis.windowHit !== 'function') {
+      redis.defineCommand('windowHit', { numberOfKeys: 1, lua: HIT })
+    }
+  }
+
+  async hit(name: string): Promise<WindowCount> {
+    const key = `${this.prefix}${name}`
+    try {
+      const [hits, ttl] = await this.redis.windowHit(key, this.windowSeconds)
+      this.state.up()
+      return { hits, ttl }
+    } catch (error) {
+      this.state.down(error as Error)
+      const now = Date.now()
+      let entry = this.local.get(key)
+      if (!entry || entry.until <= now) {
+        entry = { hits: 0, until: now + this.windowSeconds * 1000 }
+        this.local.set(key, entry)
+      }
+      entry.hits += 1
+      return { hits: entry.hits, ttl: Math.ceil((entry.until - now) / 1000) }
+    }
+  }
+
+  async reset(name: string): Promise<void> {
+    const key = `${this.prefix}${name}`
+    this.local.delete(key)
+    await this.redis.del(key).catch((error: Error) => this.state.down(error))
+  }
+}
