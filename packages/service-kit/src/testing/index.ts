@@ -1,5 +1,12 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
 export {
+  PGBOUNCER_PATH,
+  PGBOUNCER_USER,
+  type PgBouncer,
+  type StartPgBouncerOptions,
+  startPgBouncer,
+} from './pgbouncer.js'
+export {
   createServiceTestApp,
   type ServiceTestApp,
   type ServiceTestAppOptions,
