@@ -4,7 +4,13 @@
 export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
 export { Counter } from 'prom-client'
-export { type BaseConfig, baseConfigProperties, ConfigError, loadConfig } from './config.js'
+export {
+  type BaseConfig,
+  baseConfigProperties,
+  ConfigError,
+  loadConfig,
+  migrationUrl,
+} from './config.js'
 export { EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
 export { fastifyOptions } from './fastify-options.js'
@@ -22,3 +28,4 @@ export type { RedisPluginOptions } from './plugins/redis.js'
 export type { ResponseStep } from './plugins/response-pipeline.js'
 export { type BatchedStoreOptions, batchedRedisStore } from './rate-limit-store.js'
 export { type StartServerOptions, startServer } from './server.js'
+export { DEFAULT_STATEMENT_TIMEOUT_MS, type TransactOptions, transact } from './transact.js'
