@@ -1,9 +1,10 @@
 // Applies migrations without starting the server: pnpm --filter @repo/data-api migrate
+import { migrationUrl } from '@repo/service-kit'
 import { pino } from 'pino'
 import { loadDataApiConfig } from '../config.js'
 import { prepareDatabase } from '../lib/database.js'
 
 const config = loadDataApiConfig()
 const log = pino({ level: config.LOG_LEVEL })
-await prepareDatabase(config.DATABASE_URL, log)
+await prepareDatabase(migrationUrl(config), log)
 log.info('database is up to date')
