@@ -1,4 +1,5 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { type Recovery, type RecoveryOptions, restartUnderLoad } from './outage.js'
 export {
   PGBOUNCER_PATH,
   PGBOUNCER_USER,
@@ -6,6 +7,12 @@ export {
   type StartPgBouncerOptions,
   startPgBouncer,
 } from './pgbouncer.js'
+export {
+  type Replica,
+  type Replicas,
+  type StartReplicasOptions,
+  startReplicas,
+} from './replicas.js'
 export {
   createServiceTestApp,
   type ServiceTestApp,
