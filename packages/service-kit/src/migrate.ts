@@ -7,17 +7,29 @@ interface Log {
   warn: (obj: object, msg?: string) => void
 }
 
+/** Postgres says 3D000; PgBouncer relays the same message as a protocol error (08P01). */
+function missingDatabase(error: unknown): 'postgres' | 'pgbouncer' | undefined {
+  const { code, message = '' } = error as { code?: string; message?: string }
+  if (code === '3D000') return 'postgres'
+  if (code === '08P01' && /^database ".*" does not exist$/.test(message)) return 'pgbouncer'
+  return undefined
+}
+
 /**
  * Creates the database named in `databaseUrl` when it does not exist yet and the role may
  * (so a local run needs no manual createdb). Safe when several replicas race to create it.
+ * Through PgBouncer it works too, but PgBouncer waits `server_login_retry` (15 s by default)
+ * after the failed log-in before it connects to the new database: DATABASE_DIRECT_URL avoids it.
  */
 export async function ensureDatabase(databaseUrl: string, log?: Log): Promise<void> {
   const probe = new pg.Client({ connectionString: databaseUrl })
+  let missing: ReturnType<typeof missingDatabase>
   try {
     await probe.connect()
     return
   } catch (error) {
-    if ((error as { code?: string }).code !== '3D000') {
+    missing = missingDatabase(error)
+    if (!missing) {
       throw new Error(
         `Postgres is not reachable at ${redactUrl(databaseUrl)}: ${(error as Error).message}`,
       )
@@ -33,6 +45,13 @@ export async function ensureDatabase(databaseUrl: string, log?: Log): Promise<vo
   try {
     await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
     log?.info({ database: name }, 'created database')
+    if (missing === 'pgbouncer') {
+      log?.warn(
+        { database: name },
+        'created through PgBouncer, which waits server_login_retry (15 s by default) before ' +
+          'connecting to it; set DATABASE_DIRECT_URL to create and migrate past the pooler',
+      )
+    }
   } catch (error) {
     const code = (error as { code?: string }).code
     // 42P04: created meanwhile by another replica; 23505: the same race seen by the catalogue.

@@ -87,6 +87,22 @@ describe('migrate', () => {
     expect(rows.map((row) => row.name)).toEqual(['0001_first', '0002_second'])
   })
 
+  it('creates a missing database through PgBouncer, after PgBouncer’s server_login_retry', async () => {
+    const name = `test_kit_missing_${randomBytes(4).toString('hex')}`
+    cleanups.push(async () => {
+      await query(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    })
+    const warnings: string[] = []
+    const log = { info: () => {}, warn: (_: object, msg?: string) => warnings.push(msg ?? '') }
+    const applied = await migrate({
+      databaseUrl: bouncer.url(name),
+      dir: migrations(SLOW_FIRST),
+      log,
+    })
+    expect(applied).toEqual(['0001_first', '0002_second'])
+    expect(warnings).toEqual([expect.stringMatching(/server_login_retry.*DATABASE_DIRECT_URL/)])
+  }, 60_000)
+
   it('stores the statement_timeout default with the database', async () => {
     const db = await database('kit_migrate_default')
     await migrate({ databaseUrl: db.url, dir: migrations({}) })
