@@ -1,4 +1,5 @@
 // Applies migrations without starting the server: pnpm --filter @repo/data-api migrate
+// Past the pooler when DATABASE_DIRECT_URL is set, as the service's own start-up.
 import { migrationUrl } from '@repo/service-kit'
 import { pino } from 'pino'
 import { loadDataApiConfig } from '../config.js'

@@ -1,6 +1,7 @@
 // Re-seeds the quotes from data/quotes.json: inserts new ones, updates changed ones, removes
 // seed quotes the file no longer has. Ids come from the file, so they never change.
 //   pnpm --filter @repo/quotes seed
+// Past the pooler when DATABASE_DIRECT_URL is set, as the service's own start-up.
 import { migrationUrl } from '@repo/service-kit'
 import { pino } from 'pino'
 import { loadQuotesConfig } from '../config.js'
