@@ -63,83 +63,78 @@ function dashboardOn(instance: FastifyInstance, from?: DashboardClient): Dashboa
   return client
 }
 
-for (const direct of [false, true]) {
-  describe(`three data-api replicas behind PgBouncer, migrating ${direct ? 'through DATABASE_DIRECT_URL' : 'through PgBouncer'}`, () => {
-    let replicas: Replicas<DataApiConfig>
-
-    beforeAll(async () => {
-      replicas = await startThree(direct)
-    }, 120_000)
-    afterAll(async () => {
-      await replicas?.close()
-    })
-
-    it('all start, and the empty database is migrated exactly once', async () => {
-      expect(replicas.failures).toEqual([])
-      expect(replicas.started).toHaveLength(3)
-      expect(await migrationsApplied(replicas.db.url)).toEqual(['1700000000000_accounts'])
-    })
-
-    it('serve sign-up → key → GET and POST /api/v1/data → revoke → 401 across replicas', async () => {
-      const [first, second, third] = replicas.started as [Started, Started, Started]
-      const email = uniqueEmail('bouncer')
-      const signUp = dashboardOn(first.instance.app)
-      expect((await signUp.signUp(email, 'PRO')).statusCode).toBe(303)
-      const keys = dashboardOn(second.instance.app, signUp)
-      const key = await keys.createKey('through pgbouncer')
-      const dashboard = await keys.get('/dashboard')
-      expect(dashboard.statusCode).toBe(200)
-      expect(dashboard.body).toContain('through pgbouncer')
-      expect(dashboard.body).toContain(key.slice(0, 11))
-
-      const plans = dashboardOn(third.instance.app, signUp)
-      expect((await plans.changePlan('ENTERPRISE')).statusCode).toBe(303)
-
-      const info = await fetch(`${first.url}/api/v1/data`, { headers: bearer(key) })
-      expect(info.status).toBe(200)
-      const body = await info.json()
-      expect(body).toMatchObject({
-        user: { email, plan: 'ENTERPRISE' },
-        key: { prefix: key.slice(0, 11) },
-      })
-
-      const stats = await fetch(`${second.url}/api/v1/data`, {
-        method: 'POST',
-        headers: { ...bearer(key), 'content-type': 'application/json' },
-        body: JSON.stringify({ data: 'One two three. Four!', options: { feature: 'stats' } }),
-      })
-      expect(stats.status).toBe(200)
-      expect(await stats.json()).toMatchObject({ feature: 'stats', result: { words: 4 } })
-
-      const revoked = await dashboardOn(third.instance.app, signUp).revoke(body.key.id)
-      expect(revoked.statusCode).toBe(303)
-      for (const { url } of replicas.started) {
-        const refused = await fetch(`${url}/api/v1/data`, { headers: bearer(key) })
-        expect(refused.status).toBe(401)
-      }
-    })
-  })
+async function expectStartedAndMigratedOnce(replicas: Replicas<DataApiConfig>) {
+  expect(replicas.failures).toEqual([])
+  expect(replicas.started).toHaveLength(3)
+  expect(await migrationsApplied(replicas.db.url)).toEqual(['1700000000000_accounts'])
 }
 
-describe('a data-api replica when PgBouncer restarts', () => {
+async function expectKeyPaths(replicas: Replicas<DataApiConfig>) {
+  const [first, second, third] = replicas.started as [Started, Started, Started]
+  const email = uniqueEmail('bouncer')
+  const signUp = dashboardOn(first.instance.app)
+  expect((await signUp.signUp(email, 'PRO')).statusCode).toBe(303)
+  const keys = dashboardOn(second.instance.app, signUp)
+  const key = await keys.createKey('through pgbouncer')
+  const dashboard = await keys.get('/dashboard')
+  expect(dashboard.statusCode).toBe(200)
+  expect(dashboard.body).toContain('through pgbouncer')
+  expect(dashboard.body).toContain(key.slice(0, 11))
+
+  const plans = dashboardOn(third.instance.app, signUp)
+  expect((await plans.changePlan('ENTERPRISE')).statusCode).toBe(303)
+
+  const info = await fetch(`${first.url}/api/v1/data`, { headers: bearer(key) })
+  expect(info.status).toBe(200)
+  const body = await info.json()
+  expect(body).toMatchObject({
+    user: { email, plan: 'ENTERPRISE' },
+    key: { prefix: key.slice(0, 11) },
+  })
+
+  const stats = await fetch(`${second.url}/api/v1/data`, {
+    method: 'POST',
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    body: JSON.stringify({ data: 'One two three. Four!', options: { feature: 'stats' } }),
+  })
+  expect(stats.status).toBe(200)
+  expect(await stats.json()).toMatchObject({ feature: 'stats', result: { words: 4 } })
+
+  const revoked = await dashboardOn(third.instance.app, signUp).revoke(body.key.id)
+  expect(revoked.statusCode).toBe(303)
+  for (const { url } of replicas.started) {
+    const refused = await fetch(`${url}/api/v1/data`, { headers: bearer(key) })
+    expect(refused.status).toBe(401)
+  }
+}
+
+describe('three data-api replicas behind PgBouncer, migrating through it', () => {
   let replicas: Replicas<DataApiConfig>
-  let key: string
 
   beforeAll(async () => {
     replicas = await startThree(false)
-    const client = dashboardOn((replicas.started[0] as Started).instance.app)
-    await client.signUp(uniqueEmail('restart'), 'PRO')
-    key = await client.createKey()
   }, 120_000)
   afterAll(async () => {
     await replicas?.close()
   })
 
-  it('answers 200 again within 5 s of PgBouncer being back, without a restart', async () => {
+  it('all start, and the empty database is migrated exactly once', async () => {
+    await expectStartedAndMigratedOnce(replicas)
+  })
+
+  it('serve sign-up → key → GET and POST /api/v1/data → revoke → 401 across replicas', async () => {
+    await expectKeyPaths(replicas)
+  })
+
+  it('answer 200 again within 5 s of PgBouncer restarting, without a restart', async () => {
+    const client = dashboardOn((replicas.started[0] as Started).instance.app)
+    await client.signUp(uniqueEmail('restart'), 'PRO')
+    const key = await client.createKey()
     const urls = replicas.started.map((replica) => replica.url)
     let lostConnections = 0
-    for (const { instance } of replicas.started)
+    for (const { instance } of replicas.started) {
       instance.app.pg.on('error', () => lostConnections++)
+    }
     let n = 0
     // Every request looks its key up in Postgres (no key cache), on the next replica.
     const request = async () => {
@@ -157,5 +152,24 @@ describe('a data-api replica when PgBouncer restarts', () => {
     expect(recovery.during.filter((status) => status !== 200 && status < 500)).toEqual([])
     expect(recovery.recoveredInMs).toBeDefined()
     expect(recovery.recoveredInMs).toBeLessThan(5_000)
+  })
+})
+
+describe('three data-api replicas behind PgBouncer, migrating through DATABASE_DIRECT_URL', () => {
+  let replicas: Replicas<DataApiConfig>
+
+  beforeAll(async () => {
+    replicas = await startThree(true)
+  }, 120_000)
+  afterAll(async () => {
+    await replicas?.close()
+  })
+
+  it('all start, and the empty database is migrated exactly once', async () => {
+    await expectStartedAndMigratedOnce(replicas)
+  })
+
+  it('serve sign-up → key → GET and POST /api/v1/data → revoke → 401 across replicas', async () => {
+    await expectKeyPaths(replicas)
   })
 })
