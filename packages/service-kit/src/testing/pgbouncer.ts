@@ -28,6 +28,38 @@ export interface StartPgBouncerOptions {
   targetUrl?: string
 }
 
+/**
+ * What to do, synchronously, if the test process ends before stop(): kill each running
+ * PgBouncer and remove its directory. Runs at exit and on SIGINT/SIGTERM (which would otherwise
+ * end the process without 'exit' listeners), then lets the signal take its default course.
+ */
+const atExit = new Set<() => void>()
+function cleanUpAll() {
+  for (const cleanUp of atExit) cleanUp()
+  atExit.clear()
+}
+function onSignal(signal: NodeJS.Signals) {
+  cleanUpAll()
+  process.removeListener('SIGINT', onSignal)
+  process.removeListener('SIGTERM', onSignal)
+  process.kill(process.pid, signal)
+}
+function cleanUpAtExit(cleanUp: () => void): () => void {
+  if (atExit.size === 0) {
+    process.once('exit', cleanUpAll)
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+  }
+  atExit.add(cleanUp)
+  return () => {
+    atExit.delete(cleanUp)
+    if (atExit.size > 0) return
+    process.removeListener('exit', cleanUpAll)
+    process.removeListener('SIGINT', onSignal)
+    process.removeListener('SIGTERM', onSignal)
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
@@ -87,8 +119,9 @@ pool_mode = transaction
  * ini, log, pid file and socket in a temporary directory. Resolves once it accepts connections.
  *
  * It runs under `setpriv --pdeathsig KILL`, so it dies with the test process even when that is
- * killed; as root (PgBouncer refuses to run as root) setpriv also switches it to PGBOUNCER_USER,
- * which then owns the directory. `stop()` belongs in afterAll; a process exit stops it too.
+ * killed outright; as root (PgBouncer refuses to run as root) setpriv also switches it to
+ * PGBOUNCER_USER, which then owns the directory. `stop()` belongs in afterAll; the process
+ * exiting, or ending on SIGINT/SIGTERM, stops it and removes the directory too.
  */
 export async function startPgBouncer(opts: StartPgBouncerOptions = {}): Promise<PgBouncer> {
   if (!existsSync(PGBOUNCER_PATH)) {
@@ -109,11 +142,10 @@ export async function startPgBouncer(opts: StartPgBouncerOptions = {}): Promise<
 
   let child: ChildProcess | undefined
   let port = 0
-  const killAtExit = () => {
+  const forget = cleanUpAtExit(() => {
     child?.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
-  }
-  process.once('exit', killAtExit)
+  })
 
   const logTail = () => {
     const file = join(dir, 'pgbouncer.log')
@@ -166,7 +198,7 @@ export async function startPgBouncer(opts: StartPgBouncerOptions = {}): Promise<
       }
     }
   } catch (error) {
-    process.removeListener('exit', killAtExit)
+    forget()
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
@@ -182,7 +214,7 @@ export async function startPgBouncer(opts: StartPgBouncerOptions = {}): Promise<
     },
     stop: async () => {
       await halt()
-      process.removeListener('exit', killAtExit)
+      forget()
       rmSync(dir, { recursive: true, force: true })
     },
   }
