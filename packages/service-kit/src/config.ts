@@ -21,6 +21,11 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
       pattern: '^postgres(ql)?://',
       default: `postgres://localhost:5432/${defaults.database}`,
     }),
+    /**
+     * A connection that bypasses the pooler (PgBouncer) for migrations, the seed and creating the
+     * database; the pool keeps using DATABASE_URL. Unset: everything uses DATABASE_URL.
+     */
+    DATABASE_DIRECT_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
     REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
     /**
      * Seed nodes of a Redis Cluster, `host:port[,host:port...]`: switches to cluster mode
@@ -62,6 +67,13 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
 }
 
 export type BaseConfig = Static<TObject<ReturnType<typeof baseConfigProperties>>>
+
+/** Where migrations, the seed and CREATE DATABASE connect: past the pooler when configured. */
+export function migrationUrl(
+  config: Pick<BaseConfig, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>,
+): string {
+  return config.DATABASE_DIRECT_URL ?? config.DATABASE_URL
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError'

@@ -4,7 +4,13 @@
 export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
 export { Counter } from 'prom-client'
-export { type BaseConfig, baseConfigProperties, ConfigError, loadConfig } from './config.js'
+export {
+  type BaseConfig,
+  baseConfigProperties,
+  ConfigError,
+  loadConfig,
+  migrationUrl,
+} from './config.js'
 export { DependencyState, type DependencyStatus } from './dependency-state.js'
 export { EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
@@ -26,4 +32,5 @@ export { isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
 export { type StartServerOptions, startServer } from './server.js'
 export { type FieldRule, parseUrlEncoded, textProblem } from './text-input.js'
+export { DEFAULT_STATEMENT_TIMEOUT_MS, type TransactOptions, transact } from './transact.js'
 export { isUnavailable } from './unavailable.js'

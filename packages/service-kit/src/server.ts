@@ -62,6 +62,8 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
       config = {
         ...config,
         DATABASE_URL: stores.databaseUrl,
+        // Migrations follow the pool onto PGlite; a direct URL would name the missing server.
+        DATABASE_DIRECT_URL: stores.embedded.postgres ? undefined : config.DATABASE_DIRECT_URL,
         REDIS_URL: stores.redisUrl,
         // PGlite has one session: one pooled connection keeps transactions apart.
         PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,

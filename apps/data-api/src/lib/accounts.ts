@@ -1,4 +1,5 @@
 import type { Plan } from '@repo/contracts'
+import { transact } from '@repo/service-kit'
 import type pg from 'pg'
 
 export interface User {
@@ -24,27 +25,23 @@ export class Accounts {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(email: string, passwordHash: string, plan: Plan): Promise<User> {
-    const client = await this.pool.connect()
     try {
-      await client.query('BEGIN')
-      const { rows } = await client.query<User>(
-        `INSERT INTO users (email, password_hash, plan) VALUES ($1, $2, $3)
-         RETURNING ${USER_COLUMNS}`,
-        [email, passwordHash, plan],
-      )
-      const user = rows[0] as User
-      await client.query('INSERT INTO plan_changes (user_id, to_plan) VALUES ($1, $2)', [
-        user.id,
-        plan,
-      ])
-      await client.query('COMMIT')
-      return user
+      return await transact(this.pool, async (client) => {
+        const { rows } = await client.query<User>(
+          `INSERT INTO users (email, password_hash, plan) VALUES ($1, $2, $3)
+           RETURNING ${USER_COLUMNS}`,
+          [email, passwordHash, plan],
+        )
+        const user = rows[0] as User
+        await client.query('INSERT INTO plan_changes (user_id, to_plan) VALUES ($1, $2)', [
+          user.id,
+          plan,
+        ])
+        return user
+      })
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
       if ((error as { code?: string }).code === '23505') throw new EmailTakenError(email)
       throw error
-    } finally {
-      client.release()
     }
   }
 
@@ -69,18 +66,13 @@ export class Accounts {
    * whether the plan changed, or undefined when there is no such user.
    */
   async changePlan(userId: string, plan: Plan): Promise<boolean | undefined> {
-    const client = await this.pool.connect()
-    try {
-      await client.query('BEGIN')
+    return transact(this.pool, async (client) => {
       const current = await client.query<{ plan: Plan }>(
         'SELECT plan FROM users WHERE id = $1 FOR UPDATE',
         [userId],
       )
       const from = current.rows[0]?.plan
-      if (from === undefined) {
-        await client.query('ROLLBACK')
-        return undefined
-      }
+      if (from === undefined) return undefined
       if (from !== plan) {
         await client.query('UPDATE users SET plan = $2, plan_changed_at = now() WHERE id = $1', [
           userId,
@@ -91,13 +83,7 @@ export class Accounts {
           [userId, from, plan],
         )
       }
-      await client.query('COMMIT')
       return from !== plan
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw error
-    } finally {
-      client.release()
-    }
+    })
   }
 }

@@ -1,4 +1,5 @@
 import type { Plan } from '@repo/contracts'
+import { transact } from '@repo/service-kit'
 import type pg from 'pg'
 import { generateApiKey } from './api-key.js'
 
@@ -47,9 +48,7 @@ export class ApiKeys {
 
   /** Creates a key and returns it in full: the only time it is ever available. */
   async create(userId: string, name: string): Promise<{ key: string; row: ApiKeyRow }> {
-    const client = await this.pool.connect()
-    try {
-      await client.query('BEGIN')
+    return transact(this.pool, async (client) => {
       // Serialise key creation per user, so two concurrent requests cannot pass the cap.
       await client.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])
       const { rows: active } = await client.query<{ n: number }>(
@@ -65,14 +64,8 @@ export class ApiKeys {
          RETURNING ${KEY_COLUMNS}`,
         [userId, name, generated.displayPrefix, generated.hash],
       )
-      await client.query('COMMIT')
       return { key: generated.key, row: rows[0] as ApiKeyRow }
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw error
-    } finally {
-      client.release()
-    }
+    })
   }
 
   /** The user's keys, newest first, revoked ones included (marked). */

@@ -1,11 +1,14 @@
-import { migrate } from '@repo/service-kit'
+import { type MigrateOptions, migrate } from '@repo/service-kit'
 import { paths } from '../paths.js'
 
-interface Log {
-  info: (obj: object, msg?: string) => void
-}
-
-/** Brings the database to the current schema (creating it if needed); safe from several replicas. */
-export async function prepareDatabase(databaseUrl: string, log?: Log): Promise<void> {
+/**
+ * Brings the database to the current schema (creating it if needed); safe from several replicas,
+ * also through a transaction-mode pooler. `databaseUrl` bypasses the pooler when one is configured
+ * (DATABASE_DIRECT_URL).
+ */
+export async function prepareDatabase(
+  databaseUrl: string,
+  log?: MigrateOptions['log'],
+): Promise<void> {
   await migrate({ databaseUrl, dir: paths.migrations, ...(log ? { log } : {}) })
 }

@@ -6,7 +6,9 @@ import { readSeedFile, type SeedOutcome, seedQuotes } from './seed.js'
 /**
  * Brings the database to the current schema and seeds it: on first start only (the default),
  * or again from the file with `onlyIfEmpty: false` (the seed script). Safe to run from several
- * replicas at once (advisory locks inside) and on every start (idempotent).
+ * replicas at once (advisory transaction locks inside, so also through a transaction-mode
+ * pooler) and on every start (idempotent). `databaseUrl` bypasses the pooler when one is
+ * configured (DATABASE_DIRECT_URL).
  */
 export async function prepareDatabase(
   databaseUrl: string,

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { transact } from '@repo/service-kit'
 import type pg from 'pg'
 import { paths } from '../paths.js'
 import { parseQuoteId } from './stored-quote.js'
@@ -30,7 +31,8 @@ export async function readSeedFile(file = paths.seedFile): Promise<SeedQuote[]> 
  * Writes the seed quotes with the ids the file gives them (so ids never change across
  * re-seeding): inserts new ones, updates changed ones, and removes seed quotes the file no longer
  * has. With `onlyIfEmpty` it does nothing when seed quotes exist already (start-up). Several
- * replicas starting at once serialize on an advisory lock; the second finds the work done.
+ * replicas starting at once serialize on an advisory transaction lock (which a transaction-mode
+ * pooler keeps, unlike a session lock); the second finds the work done.
  * `source` may be a loader, so a start-up that finds the work done never reads the file.
  */
 export async function seedQuotes(
@@ -38,52 +40,54 @@ export async function seedQuotes(
   source: SeedQuote[] | (() => Promise<SeedQuote[]>),
   { onlyIfEmpty }: { onlyIfEmpty: boolean },
 ): Promise<SeedOutcome> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK])
-    if (onlyIfEmpty) {
-      const { rows } = await client.query(
-        'SELECT EXISTS (SELECT 1 FROM quotes WHERE source = ANY($1)) AS seeded',
-        [SEED_SOURCES],
-      )
-      if (rows[0].seeded) {
-        await client.query('COMMIT')
-        return { inserted: 0, updated: 0, removed: 0, skipped: true }
+  return transact(
+    pool,
+    async (client) => {
+      // Each statement sees what a replica that held the lock before committed.
+      await client.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK])
+      if (onlyIfEmpty) {
+        const { rows } = await client.query(
+          'SELECT EXISTS (SELECT 1 FROM quotes WHERE source = ANY($1)) AS seeded',
+          [SEED_SOURCES],
+        )
+        if (rows[0].seeded) return { inserted: 0, updated: 0, removed: 0, skipped: true }
       }
-    }
-    const quotes = typeof source === 'function' ? await source() : source
-    const nums = quotes.map((q) => {
-      const num = parseQuoteId(q.id)
-      if (num === undefined) throw new Error(`seed file has an invalid id: ${q.id}`)
-      return num
-    })
-    const upsert = await client.query<{ inserted: boolean }>(
-      `INSERT INTO quotes (num, quote, author, source)
-         SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
-       ON CONFLICT (num) DO UPDATE
-         SET quote = EXCLUDED.quote, author = EXCLUDED.author, source = EXCLUDED.source
-         WHERE (quotes.quote, quotes.author, quotes.source)
-               IS DISTINCT FROM (EXCLUDED.quote, EXCLUDED.author, EXCLUDED.source)
-       RETURNING (xmax = 0) AS inserted`,
-      [nums, quotes.map((q) => q.quote), quotes.map((q) => q.author), quotes.map((q) => q.source)],
-    )
-    const removed = await client.query(
-      'DELETE FROM quotes WHERE source = ANY($1) AND NOT (num = ANY($2::int[]))',
-      [SEED_SOURCES, nums],
-    )
-    await client.query('COMMIT')
-    const inserted = upsert.rows.filter((row) => row.inserted).length
-    return {
-      inserted,
-      updated: upsert.rows.length - inserted,
-      removed: removed.rowCount ?? 0,
-      skipped: false,
-    }
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw error
-  } finally {
-    client.release()
-  }
+      const quotes = typeof source === 'function' ? await source() : source
+      const nums = quotes.map((q) => {
+        const num = parseQuoteId(q.id)
+        if (num === undefined) throw new Error(`seed file has an invalid id: ${q.id}`)
+        return num
+      })
+      const upsert = await client.query<{ inserted: boolean }>(
+        `INSERT INTO quotes (num, quote, author, source)
+           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
+         ON CONFLICT (num) DO UPDATE
+           SET quote = EXCLUDED.quote, author = EXCLUDED.author, source = EXCLUDED.source
+           WHERE (quotes.quote, quotes.author, quotes.source)
+                 IS DISTINCT FROM (EXCLUDED.quote, EXCLUDED.author, EXCLUDED.source)
+         RETURNING (xmax = 0) AS inserted`,
+        [
+          nums,
+          quotes.map((q) => q.quote),
+          quotes.map((q) => q.author),
+          quotes.map((q) => q.source),
+        ],
+      )
+      const removed = await client.query(
+        'DELETE FROM quotes WHERE source = ANY($1) AND NOT (num = ANY($2::int[]))',
+        [SEED_SOURCES, nums],
+      )
+      const inserted = upsert.rows.filter((row) => row.inserted).length
+      return {
+        inserted,
+        updated: upsert.rows.length - inserted,
+        removed: removed.rowCount ?? 0,
+        skipped: false,
+      }
+    },
+    // Start-up work: a replica may wait here while another one seeds, and a corpus next to
+    // millions of synthetic quotes takes a while to reconcile.
+    { statementTimeoutMs: 0 },
+  )
 }

@@ -4,6 +4,7 @@
 // Large loads drop the trigram index and rebuild it once at the end (far faster than updating it
 // row by row); searches are slow meanwhile. Running services see the new quotes within
 // CORPUS_REFRESH_SECONDS, or at once after a restart.
+import { migrationUrl, transact } from '@repo/service-kit'
 import pg from 'pg'
 import { pino } from 'pino'
 import { loadQuotesConfig } from '../config.js'
@@ -18,11 +19,20 @@ const config = loadQuotesConfig()
 const log = pino({ level: config.LOG_LEVEL })
 const arg = process.argv[2] ?? ''
 
-await prepareDatabase(config.DATABASE_URL, log)
-const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 1 })
+// Maintenance work, like migrations: past the pooler when DATABASE_DIRECT_URL is set. The
+// statements that may outlast the database's default statement_timeout run in transactions with
+// their own limit (none).
+const databaseUrl = migrationUrl(config)
+const NO_LIMIT = { statementTimeoutMs: 0 }
+await prepareDatabase(databaseUrl, log)
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
 try {
   if (arg === '--remove') {
-    const { rowCount } = await pool.query("DELETE FROM quotes WHERE source = 'synthetic'")
+    const { rowCount } = await transact(
+      pool,
+      (client) => client.query("DELETE FROM quotes WHERE source = 'synthetic'"),
+      NO_LIMIT,
+    )
     log.info({ removed: rowCount }, 'removed synthetic quotes')
   } else {
     const count = Number(arg)
@@ -57,14 +67,21 @@ try {
       done += size
       if (done % 100_000 === 0 || done === count) log.info({ loaded: done, of: count }, 'loading')
     }
-    if (rebuild) {
-      log.info('rebuilding the trigram index')
-      await pool.query("SET maintenance_work_mem = '256MB'")
-      await pool.query(
-        'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
-      )
-    }
-    await pool.query('ANALYZE quotes')
+    await transact(
+      pool,
+      async (client) => {
+        if (rebuild) {
+          log.info('rebuilding the trigram index')
+          // SET LOCAL: the setting ends with the transaction, never left on a pooled connection.
+          await client.query("SET LOCAL maintenance_work_mem = '256MB'")
+          await client.query(
+            'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
+          )
+        }
+        await client.query('ANALYZE quotes')
+      },
+      NO_LIMIT,
+    )
     log.info({ loaded: count, seconds: (Date.now() - started) / 1000 }, 'loaded synthetic quotes')
   }
 } finally {

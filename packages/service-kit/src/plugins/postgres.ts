@@ -29,8 +29,13 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
     max: opts.max ?? 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A stuck query must not hold a request (and a pool slot) forever.
-    statement_timeout: 10_000,
+    // The start-up packet carries user, database, application_name and client_encoding (pg
+    // always adds it) and nothing else: the parameters PgBouncer tracks. With its default
+    // settings a transaction-mode PgBouncer refuses any other, statement_timeout included. A
+    // stuck query must still not hold a request (and a pool slot) forever: single statements
+    // get the default `migrate` stores with the database, and Postgres itself cancels them (a
+    // client-side query_timeout would only stop waiting, leaving the query running on the
+    // server and costing the pool its connection); transactions set their own (see transact).
     application_name: opts.applicationName,
   })
   const state = new DependencyState({
@@ -61,8 +66,5 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
   })
 }
 
-export default fp(postgresPlugin, {
-  name: 'postgres',
-  fastify: '5.x',
-  dependencies: ['service-metrics'],
-})
+// Metrics (dependencyErrors, dependencyUp) are reported when the metrics plugin is registered.
+export default fp(postgresPlugin, { name: 'postgres', fastify: '5.x' })

@@ -132,4 +132,5 @@ const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts
   })
 }
 
-export default fp(redisPlugin, { name: 'redis', fastify: '5.x', dependencies: ['service-metrics'] })
+// Metrics (dependencyErrors, dependencyUp) are reported when the metrics plugin is registered.
+export default fp(redisPlugin, { name: 'redis', fastify: '5.x' })

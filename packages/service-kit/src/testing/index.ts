@@ -1,4 +1,12 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { type Recovery, type RecoveryOptions, restartUnderLoad } from './outage.js'
+export {
+  PGBOUNCER_PATH,
+  PGBOUNCER_USER,
+  type PgBouncer,
+  type StartPgBouncerOptions,
+  startPgBouncer,
+} from './pgbouncer.js'
 export { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js'
 export { freePort, type Spawned, spawnServer, waitFor } from './processes.js'
 export {
@@ -9,6 +17,12 @@ export {
   startRedisCluster,
   type TestRedisCluster,
 } from './redis-servers.js'
+export {
+  type Replica,
+  type Replicas,
+  type StartReplicasOptions,
+  startReplicas,
+} from './replicas.js'
 export {
   createServiceTestApp,
   type ServiceTestApp,

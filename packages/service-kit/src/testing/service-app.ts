@@ -5,7 +5,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import type { BaseConfig } from '../config.js'
+import { type BaseConfig, migrationUrl } from '../config.js'
 import { fastifyOptions } from '../fastify-options.js'
 import {
   createTestDatabase,
@@ -38,6 +38,12 @@ export interface ServiceTestAppOptions<C extends BaseConfig, O> {
   shareWith?: Pick<ServiceTestApp<C>, 'db' | 'redis'>
   /** A Postgres of the test's own (see startPrivatePostgres) instead of the machine's. */
   pgAdminUrl?: string
+  /**
+   * Prepare the database (migrations, seed) before building the app, as server.ts does at
+   * start-up. Default: only for a database of its own; true makes a replica started on a shared
+   * one (shareWith) run it too, as replicas starting together do.
+   */
+  prepare?: boolean
 }
 
 /**
@@ -56,7 +62,8 @@ export async function createServiceTestApp<C extends BaseConfig, O = object>(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...opts.env,
   })
-  if (!opts.shareWith) await opts.prepareDatabase(config.DATABASE_URL)
+  // The URL server.ts migrates with: past the pooler when DATABASE_DIRECT_URL is set.
+  if (opts.prepare ?? !opts.shareWith) await opts.prepareDatabase(migrationUrl(config))
   const instance = Fastify(
     fastifyOptions(config, opts.fastifyOverrides),
   ).withTypeProvider<TypeBoxTypeProvider>()
