@@ -1,4 +1,14 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export {
+  hostileHeaders,
+  hostileJson,
+  hostileMethod,
+  hostilePathSegment,
+  hostileQuery,
+  hostileText,
+  type RawRequest,
+  sendRaw,
+} from './hostile.js'
 export { type Recovery, type RecoveryOptions, restartUnderLoad } from './outage.js'
 export {
   PGBOUNCER_PATH,
