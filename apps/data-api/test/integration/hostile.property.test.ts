@@ -2,7 +2,6 @@ import {
   hostileHeaders,
   hostileJson,
   hostileMethod,
-  hostilePathSegment,
   hostileText,
   sendRaw,
 } from '@repo/service-kit/testing'
