@@ -21,18 +21,31 @@ export interface PlanLimits {
   dailyRequests: number
   /** Largest `data` accepted, in bytes of UTF-8. */
   maxDataBytes: number
+  /** Feature requests (POST /api/v1/data) one key may have running at once, per instance. */
+  concurrentRequests: number
   features: readonly FeatureName[]
 }
 
 /** What each plan allows (spec section 3). */
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  FREE: { dailyRequests: 1_000, maxDataBytes: 10 * 1024, features: ['stats', 'sentiment'] },
+  FREE: {
+    dailyRequests: 1_000,
+    maxDataBytes: 10 * 1024,
+    concurrentRequests: 2,
+    features: ['stats', 'sentiment'],
+  },
   PRO: {
     dailyRequests: 10_000,
     maxDataBytes: 100 * 1024,
+    concurrentRequests: 4,
     features: ['stats', 'sentiment', 'keywords', 'language'],
   },
-  ENTERPRISE: { dailyRequests: 100_000, maxDataBytes: 1024 * 1024, features: [...FEATURES] },
+  ENTERPRISE: {
+    dailyRequests: 100_000,
+    maxDataBytes: 1024 * 1024,
+    concurrentRequests: 8,
+    features: [...FEATURES],
+  },
 }
 
 /** The cheapest plan that includes a feature (named in 403 answers). */

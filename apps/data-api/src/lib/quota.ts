@@ -11,8 +11,16 @@ if used == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
 return {1, used}
 `
 
+// Gives a counted request back (a request the service failed to serve: timeout, overload).
+const REFUND = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`
+
 type RedisWithQuota = RedisClient & {
   quotaConsume(key: string, limit: number, expireAt: number): Promise<[number, number]>
+  quotaRefund(key: string): Promise<number>
 }
 
 export interface QuotaDecision {
@@ -74,6 +82,7 @@ export class QuotaStore {
     this.redis = redis as RedisWithQuota
     if (typeof this.redis.quotaConsume !== 'function') {
       redis.defineCommand('quotaConsume', { numberOfKeys: 1, lua: CONSUME })
+      redis.defineCommand('quotaRefund', { numberOfKeys: 1, lua: REFUND })
     }
   }
 
@@ -104,6 +113,17 @@ export class QuotaStore {
       this.fallback.set(key, used)
       return { ...base, allowed: true, used, remaining: Math.max(limit - used, 0), degraded: true }
     }
+  }
+
+  /**
+   * Gives back a request counted today that the service then failed to serve (a feature past its
+   * time budget, a full pool): such answers are not charged to the key.
+   */
+  async refund(keyId: string): Promise<void> {
+    const key = QuotaStore.key(keyId, this.dayOf(this.opts.clock()).name)
+    const local = this.fallback.get(key)
+    if (local !== undefined) this.fallback.set(key, Math.max(local - 1, 0))
+    await this.redis.quotaRefund(key).catch((error: Error) => this.opts.onDegraded?.(error))
   }
 
   /** Today's usage of several keys at once (for the dashboard); 0 when Redis cannot say. */

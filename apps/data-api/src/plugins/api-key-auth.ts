@@ -92,9 +92,24 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
       }
     }
 
+    const limits = PLAN_LIMITS[identity.plan]
+    if (request.method === 'POST') {
+      // A feature request holds one of the key's slots until its answer is sent (or the client
+      // goes away); without a free slot it is refused before it is counted or its body read.
+      const release = fastify.featureSlots.take(identity.keyId, limits.concurrentRequests)
+      if (!release) {
+        throw new HttpProblem(
+          'CONCURRENCY_LIMIT',
+          `This key already has ${limits.concurrentRequests} feature requests running (${identity.plan} plan); send the next when one has finished.`,
+          { extra: { limit: limits.concurrentRequests }, headers: { 'retry-after': '1' } },
+        )
+      }
+      reply.raw.once('close', release)
+    }
+
     let quota: QuotaDecision
     try {
-      quota = await fastify.quota.consume(identity.keyId, PLAN_LIMITS[identity.plan].dailyRequests)
+      quota = await fastify.quota.consume(identity.keyId, limits.dailyRequests)
     } catch (error) {
       if (!(error instanceof QuotaUnavailableError)) throw error
       decisions.unavailable.inc()

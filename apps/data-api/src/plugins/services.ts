@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import { Accounts } from '../lib/accounts.js'
 import { ApiKeys } from '../lib/api-keys.js'
 import { type Clock, systemClock } from '../lib/clock.js'
+import { FeatureSlots } from '../lib/feature-slots.js'
 import { KeyCache } from '../lib/key-cache.js'
 import { LastUsedWriter } from '../lib/last-used.js'
 import { QuotaStore } from '../lib/quota.js'
@@ -20,6 +21,7 @@ declare module 'fastify' {
     clock: Clock
     quotaDecisions: Counter<'decision'>
     unauthorizedLimiter: UnauthorizedLimiter
+    featureSlots: FeatureSlots
   }
 }
 
@@ -71,6 +73,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
   fastify.decorate('keyCache', keyCache)
   fastify.decorate('lastUsed', lastUsed)
   fastify.decorate('quotaDecisions', quotaDecisions)
+  fastify.decorate('featureSlots', new FeatureSlots())
   fastify.decorate(
     'unauthorizedLimiter',
     new UnauthorizedLimiter(

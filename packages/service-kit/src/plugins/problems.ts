@@ -33,8 +33,11 @@ const TITLES: Record<ProblemCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   RATE_LIMITED: 'Too many requests',
   QUOTA_EXCEEDED: 'Daily quota exceeded',
+  CONCURRENCY_LIMIT: 'Too many requests at once',
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
+  FEATURE_TIMEOUT: 'Feature timed out',
+  OVERLOADED: 'Overloaded',
 }
 
 export function buildProblem(
