@@ -63,9 +63,7 @@ export const SummaryResult = Type.Object(
     }),
     count: Count('Number of sentences returned'),
     total_sentences: Count(
-      'Number of sentences in the text, as the summariser splits it (compromise’s splitter). ' +
-        'It can differ from `stats.sentences`, which counts terminators in one pass, on text ' +
-        'with unusual abbreviations or quotation marks',
+      'Number of sentences in the text: the same sentences `stats` counts',
     ),
   },
   {
@@ -83,6 +81,10 @@ export type SummaryResult = Static<typeof SummaryResult>
 export const REDACT_KINDS = ['emails', 'phones', 'cards', 'ips'] as const
 export type RedactKind = (typeof REDACT_KINDS)[number]
 export const REDACT_DEFAULT_MASK = '*'
+/** Phone-like runs of one text that libphonenumber checks; past that, the shape decides. */
+export const REDACT_PHONE_FINDER_CALLS = 1_000
+/** Longest phone-like run (characters) libphonenumber checks; a longer one, the shape decides. */
+export const REDACT_PHONE_RUN_CHARACTERS = 40
 
 export const RedactOptions = Type.Object(
   {
@@ -120,7 +122,11 @@ export const RedactResult = Type.Object(
       {
         emails: Count('E-mail addresses masked'),
         phones: Count(
-          'Phone numbers masked: international (+ and 7 to 15 digits) and North American',
+          'Phone numbers masked: numbers that can exist, by libphonenumber (international with ' +
+            '+ and a country code, or North American without one); digits alone, without + or ' +
+            `a separator, are not taken for one. Past ${REDACT_PHONE_FINDER_CALLS.toLocaleString('en')} phone-like runs in one text, ` +
+            `and in runs of digit groups longer than ${REDACT_PHONE_RUN_CHARACTERS} characters, numbers are masked by their ` +
+            'shape alone (+ and 7 to 15 digits, or North American formats)',
         ),
         cards: Count('Payment card numbers masked'),
         ips: Count('IPv4 and IPv6 addresses masked'),

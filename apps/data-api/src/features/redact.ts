@@ -6,10 +6,11 @@ import {
   type RedactOptions,
   type RedactResult,
 } from '@repo/contracts'
+import { findPhones } from './phones.js'
 
 /*
  * Each kind is found by a regular expression over the original text, then checked (Luhn for
- * card numbers, node:net for IP addresses). Overlaps are settled by position, then by kind in
+ * card numbers, node:net for IP addresses); phone numbers by libphonenumber-js (phones.ts). Overlaps are settled by position, then by kind in
  * the order e-mails, IP addresses, cards, phones; the text is rebuilt once, each masked code
  * point replaced by the mask character. Every quantifier is bounded or unambiguous, so no input
  * makes the expressions backtrack for long.
@@ -39,15 +40,6 @@ const DIGIT_GROUPS = /(?<![\p{L}\p{N}_])\d+(?:[ -]\d+)*(?![\p{L}\p{N}_])/gu
 const DIGITS = /\d+/g
 /** Most groups a card number is written in (4-4-4-4-3). */
 const MAX_CARD_GROUPS = 5
-
-/**
- * Phone numbers: international (`+`, then 7 to 15 digits with spaces, dots, hyphens or
- * brackets between them: +44 20 7946 0958, +33 (0)1 23 45 67 89) or North American
- * ((555) 123-4567, 555-123-4567, 555.123.4567, +1 555 123 4567, 1-800-555-0199). A bare run
- * of ten digits is not taken for a phone number: it is as likely an order or account number.
- */
-const PHONE =
-  /(?<![\p{L}\p{N}+_])(?:\+\d(?:[ .\-()]{0,2}\d){6,14}|(?:\+?1[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4})(?![\p{L}\p{N}_]|[ .-]\d)/gu
 
 const HEX_DIGIT = /[0-9A-Fa-f]/
 
@@ -122,7 +114,7 @@ const DETECTORS: Record<RedactKind, Detector> = {
     ...byPattern(IPV6, (match) => HEX_DIGIT.test(match) && isIPv6(match))(data),
   ],
   cards: findCards,
-  phones: byPattern(PHONE),
+  phones: findPhones,
 }
 
 /** Which kind wins when two findings start at the same place. */

@@ -5,7 +5,7 @@ import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/f
 
 const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
-  'Write to a.b@example.com or call (555) 123-4567.\n\nThe second paragraph is short. It ends here.'
+  'Write to a.b@example.com or call (212) 555-0123.\n\nThe second paragraph is short. It ends here.'
 
 function optionsError(feature: FeatureName, options: unknown): string {
   try {

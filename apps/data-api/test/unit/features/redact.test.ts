@@ -10,7 +10,7 @@ const masked = (text: string) => run(text).text
 describe('redact', () => {
   it('masks every kind and counts them', () => {
     const text =
-      'Mail a.b@example.com or call +44 20 7946 0958 or (555) 123-4567. ' +
+      'Mail a.b@example.com or call +44 20 7946 0958 or (212) 555-0123. ' +
       'Card 4111 1111 1111 1111, server 192.168.0.1 and 2001:db8::1.'
     const result = run(text)
     expect(result.text).toBe(
@@ -54,12 +54,16 @@ describe('redact', () => {
 
   it.each([
     '+44 20 7946 0958',
-    '+1 (555) 123-4567',
+    '+1 (212) 555-0123',
     '+33 1 23 45 67 89',
+    '+33 (0)1 23 45 67 89',
     '+4930123456',
-    '(555) 123-4567',
-    '555-123-4567',
-    '555.123.4567',
+    '+81 3-1234-5678',
+    '+86 10 1234 5678',
+    '+7 495 123-45-67',
+    '(212) 555-0123',
+    '212-555-0123',
+    '212.555.0123',
     '1-800-555-0199',
   ])('masks the phone number %s', (phone) => {
     const result = run(`Call ${phone} today`)
@@ -91,6 +95,9 @@ describe('redact', () => {
     'std::vector',
     'x :: Int',
     'order 5551234567',
+    'order 2125550123',
+    'fictional (555) 123-4567',
+    'the invalid +1 555 123 4567',
     'call me @ noon',
     'score 3-2',
   ])('leaves %j alone', (text) => {
@@ -102,8 +109,8 @@ describe('redact', () => {
   })
 
   it('masks only the kinds asked for', () => {
-    const result = run('a.b@example.com 192.168.0.1 (555) 123-4567', { kinds: ['emails'] })
-    expect(result.text).toBe('*************** 192.168.0.1 (555) 123-4567')
+    const result = run('a.b@example.com 192.168.0.1 (212) 555-0123', { kinds: ['emails'] })
+    expect(result.text).toBe('*************** 192.168.0.1 (212) 555-0123')
     expect(result.counts).toEqual({ emails: 1, phones: 0, cards: 0, ips: 0 })
   })
 
