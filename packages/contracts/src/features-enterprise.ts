@@ -6,8 +6,11 @@ import { Count, Words } from './schema-helpers.js'
 // ---------------------------------------------------------------------------------------------
 // entities
 
-/** Characters of candidate sentences analysed at most; past that the result is `truncated`. */
-export const ENTITIES_MAX_ANALYZED_CHARACTERS = 200_000
+/**
+ * Characters of context around capitalised words analysed at most; past that the result is
+ * `truncated`.
+ */
+export const ENTITIES_MAX_ANALYZED_CHARACTERS = 10_000
 
 export const EntitiesOptions = Type.Object(
   { feature: Type.Literal('entities') },
@@ -21,7 +24,7 @@ export const EntitiesResult = Type.Object(
     places: Words('Places: countries, cities, regions, landmarks'),
     organisations: Words('Companies, institutions and other organisations'),
     truncated: Type.Boolean({
-      description: `True when the text held more than ${ENTITIES_MAX_ANALYZED_CHARACTERS.toLocaleString('en')} characters of sentences with capitalised words and only those were analysed`,
+      description: `True when the text held more new capitalised words than fit in ${ENTITIES_MAX_ANALYZED_CHARACTERS.toLocaleString('en')} characters of context (about 30 characters either side of each): only those first ones were analysed`,
     }),
   },
   {
@@ -81,8 +84,8 @@ export type SummaryResult = Static<typeof SummaryResult>
 export const REDACT_KINDS = ['emails', 'phones', 'cards', 'ips'] as const
 export type RedactKind = (typeof REDACT_KINDS)[number]
 export const REDACT_DEFAULT_MASK = '*'
-/** Phone-like runs of one text that libphonenumber checks; past that, the shape decides. */
-export const REDACT_PHONE_FINDER_CALLS = 1_000
+/** Characters of phone-like runs libphonenumber checks per text; past that, the shape decides. */
+export const REDACT_PHONE_FINDER_CHARACTERS = 6_000
 /** Longest phone-like run (characters) libphonenumber checks; a longer one, the shape decides. */
 export const REDACT_PHONE_RUN_CHARACTERS = 40
 
@@ -124,7 +127,7 @@ export const RedactResult = Type.Object(
         phones: Count(
           'Phone numbers masked: numbers that can exist, by libphonenumber (international with ' +
             '+ and a country code, or North American without one); digits alone, without + or ' +
-            `a separator, are not taken for one. Past ${REDACT_PHONE_FINDER_CALLS.toLocaleString('en')} phone-like runs in one text, ` +
+            `a separator, are not taken for one. Past ${REDACT_PHONE_FINDER_CHARACTERS.toLocaleString('en')} characters of phone-like runs in one text, ` +
             `and in runs of digit groups longer than ${REDACT_PHONE_RUN_CHARACTERS} characters, numbers are masked by their ` +
             'shape alone (+ and 7 to 15 digits, or North American formats)',
         ),

@@ -1,4 +1,4 @@
-import { REDACT_PHONE_FINDER_CALLS, REDACT_PHONE_RUN_CHARACTERS } from '@repo/contracts'
+import { REDACT_PHONE_FINDER_CHARACTERS, REDACT_PHONE_RUN_CHARACTERS } from '@repo/contracts'
 import { findPhoneNumbersInText } from 'libphonenumber-js'
 import { meter } from './work.js'
 
@@ -11,7 +11,7 @@ import { meter } from './work.js'
  * of digit groups (about 14 µs a character: 1 MB of "12 34 " would take 14 s). So it is handed
  * only the phone-like runs of the text (digits, single separators, brackets, a leading +), one
  * at a time, when they are at most REDACT_PHONE_RUN_CHARACTERS long, and at most
- * REDACT_PHONE_FINDER_CALLS of them per text. Longer runs, and every run past that count, are
+ * REDACT_PHONE_FINDER_CHARACTERS of them per text. Longer runs, and every run past that count, are
  * judged by their shape alone (PHONE_SHAPE): masking too much rather than leaking. A bare run
  * of digits (no + and no separator) is not taken for a phone number: it is as likely an order
  * or account number.
@@ -60,12 +60,12 @@ function hasSevenDigits(run: string): boolean {
 /** Spans of the phone numbers in `data`, in order. */
 export function findPhones(data: string): Span[] {
   const spans: Span[] = []
-  let finderCalls = 0
+  let budget = REDACT_PHONE_FINDER_CHARACTERS
   for (const match of data.matchAll(RUN)) {
     const run = match[0]
     if (!hasSevenDigits(run) || BARE_DIGITS.test(run)) continue
-    if (run.length <= REDACT_PHONE_RUN_CHARACTERS && finderCalls < REDACT_PHONE_FINDER_CALLS) {
-      finderCalls++
+    if (run.length <= REDACT_PHONE_RUN_CHARACTERS && run.length <= budget) {
+      budget -= run.length
       byFinder(run, match.index, spans)
     } else {
       byShape(run, match.index, spans)

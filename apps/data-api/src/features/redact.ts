@@ -72,35 +72,55 @@ const byPattern =
     return spans
   }
 
-/** Card numbers inside each run of digit groups: the longest valid window first. */
+interface Group {
+  start: number
+  digits: string
+}
+
+/**
+ * The last group of the longest card number that starts at group `first` (one group of 13
+ * to 19 digits, or groups of 3 to 6 digits after a first group of 4), or -1.
+ */
+function cardAt(groups: Group[], first: number): number {
+  const head = (groups[first] as Group).digits.length
+  const candidates: number[] = head >= 13 && head <= 19 ? [first] : []
+  if (head === 4) {
+    let length = head
+    const end = Math.min(groups.length, first + MAX_CARD_GROUPS)
+    for (let last = first + 1; last < end; last++) {
+      const size = (groups[last] as Group).digits.length
+      if (size < 3 || size > 6) break
+      length += size
+      if (length > 19) break
+      if (length >= 13) candidates.push(last)
+    }
+  }
+  for (let k = candidates.length - 1; k >= 0; k--) {
+    const last = candidates[k] as number
+    const digits = groups.slice(first, last + 1).map((group) => group.digits)
+    if (luhn(digits.join(''))) return last
+  }
+  return -1
+}
+
+/** Card numbers inside each run of digit groups: the longest valid one first. */
 function findCards(data: string): Span[] {
   const spans: Span[] = []
   for (const run of data.matchAll(DIGIT_GROUPS)) {
-    const groups = [...run[0].matchAll(DIGITS)].map((group) => ({
+    if (run[0].length < 13) continue
+    const groups = Array.from(run[0].matchAll(DIGITS), (group) => ({
       start: run.index + group.index,
       digits: group[0],
     }))
     let first = 0
     while (first < groups.length) {
-      let taken = -1
-      const lastPossible = Math.min(groups.length, first + MAX_CARD_GROUPS) - 1
-      for (let last = lastPossible; last >= first && taken < 0; last--) {
-        const window = groups.slice(first, last + 1)
-        const digits = window.map((group) => group.digits).join('')
-        if (digits.length < 13 || digits.length > 19) continue
-        const grouped =
-          window.length === 1 ||
-          (window[0]?.digits.length === 4 &&
-            window.every((group) => group.digits.length >= 3 && group.digits.length <= 6))
-        if (grouped && luhn(digits)) taken = last
-      }
+      const taken = cardAt(groups, first)
       if (taken < 0) {
         first++
         continue
       }
-      const start = groups[first]?.start ?? 0
-      const end = groups[taken] as { start: number; digits: string }
-      spans.push([start, end.start + end.digits.length])
+      const end = groups[taken] as Group
+      spans.push([(groups[first] as Group).start, end.start + end.digits.length])
       first = taken + 1
     }
   }
