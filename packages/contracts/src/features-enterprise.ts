@@ -65,9 +65,7 @@ export const SummaryResult = Type.Object(
         'sentences when the text has no more than were asked for',
     }),
     count: Count('Number of sentences returned'),
-    total_sentences: Count(
-      'Number of sentences in the text: the same sentences `stats` counts',
-    ),
+    total_sentences: Count('Number of sentences in the text: the same sentences `stats` counts'),
   },
   {
     $id: 'SummaryResult',

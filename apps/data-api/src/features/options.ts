@@ -1,4 +1,9 @@
-import { FEATURE_OPTIONS, FEATURES, type FeatureName, type FeatureOptionsMap } from '@repo/contracts'
+import {
+  FEATURE_OPTIONS,
+  FEATURES,
+  type FeatureName,
+  type FeatureOptionsMap,
+} from '@repo/contracts'
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 

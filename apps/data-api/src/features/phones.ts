@@ -20,7 +20,7 @@ import { meter } from './work.js'
 type Span = [start: number, end: number]
 
 /** A phone-like run: a digit (after + or an opening bracket), then digits and separators. */
-const RUN = /(?<![\p{L}\p{N}_+])(?:\+\(?|\()?\d(?:[\d ().\/-]*\d)?\)?/gu
+const RUN = /(?<![\p{L}\p{N}_+])(?:\+\(?|\()?\d(?:[\d ()./-]*\d)?\)?/gu
 const BARE_DIGITS = /^\d+$/
 
 /**

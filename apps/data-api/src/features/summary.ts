@@ -1,7 +1,13 @@
 import { SUMMARY_DEFAULT_SENTENCES, type SummaryOptions, type SummaryResult } from '@repo/contracts'
 import { stopWordLanguage } from './language.js'
 import { sentencesOf } from './sentences.js'
-import { collapseWhitespace, hasLetter, normalizeToken, stopWordsFor, WORD_PATTERN } from './text.js'
+import {
+  collapseWhitespace,
+  hasLetter,
+  normalizeToken,
+  stopWordsFor,
+  WORD_PATTERN,
+} from './text.js'
 import { meter } from './work.js'
 
 /*
@@ -20,7 +26,8 @@ interface Scored {
 }
 
 /** Whether `a` ranks before `b`: higher score, then earlier. */
-const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.index < b.index)
+const better = (a: Scored, b: Scored) =>
+  a.score > b.score || (a.score === b.score && a.index < b.index)
 
 /** The `wanted` best of `items`, best first (insertion into a list of at most `wanted`). */
 function best(items: Iterable<Scored>, wanted: number): Scored[] {

@@ -21,7 +21,8 @@ export function random(seed: number): () => number {
 type Next = () => number
 const pick = <T>(next: Next, items: readonly T[]): T =>
   items[Math.floor(next() * items.length)] as T
-const between = (next: Next, low: number, high: number) => low + Math.floor(next() * (high - low + 1))
+const between = (next: Next, low: number, high: number) =>
+  low + Math.floor(next() * (high - low + 1))
 
 const WORDS = (
   'the of and to in is was for that with as on by at from it be this have are not but had his ' +
@@ -36,10 +37,33 @@ const WORDS = (
   'government water history family house school report million business service power money ' +
   'happy terrible wonderful bad love hate excellent awful calm brave broken bright'
 ).split(' ')
-const FIRST_NAMES = 'Anna Barack Carlos Dmitri Elena Fatima George Hiroshi Ingrid Jamal Kofi Lucia Marie Noah Olga Pedro Quentin Rosa Samuel Tara'.split(' ')
-const LAST_NAMES = 'Obama Garcia Ivanov Rossi Tanaka Okafor Schmidt Dubois Kowalski Nakamura Silva Johansson Haddad Murphy Novak Moreau Patel Chen Larsen Weber'.split(' ')
-const PLACES = ['Paris', 'Berlin', 'New York', 'Tokyo', 'Lagos', 'Lima', 'Cairo', 'Oslo', 'Texas', 'Kenya']
-const ORGANISATIONS = ['Microsoft', 'the United Nations', 'Google', 'Oxford University', 'the World Bank']
+const FIRST_NAMES =
+  'Anna Barack Carlos Dmitri Elena Fatima George Hiroshi Ingrid Jamal Kofi Lucia Marie Noah Olga Pedro Quentin Rosa Samuel Tara'.split(
+    ' ',
+  )
+const LAST_NAMES =
+  'Obama Garcia Ivanov Rossi Tanaka Okafor Schmidt Dubois Kowalski Nakamura Silva Johansson Haddad Murphy Novak Moreau Patel Chen Larsen Weber'.split(
+    ' ',
+  )
+const PLACES = [
+  'Paris',
+  'Berlin',
+  'New York',
+  'Tokyo',
+  'Lagos',
+  'Lima',
+  'Cairo',
+  'Oslo',
+  'Texas',
+  'Kenya',
+]
+const ORGANISATIONS = [
+  'Microsoft',
+  'the United Nations',
+  'Google',
+  'Oxford University',
+  'the World Bank',
+]
 
 function englishSentence(next: Next): string {
   const words: string[] = []
@@ -117,8 +141,23 @@ const ARABIC = [
   'الشمسُ مشرقةٌ والسماءُ صافيةٌ اليوم',
 ]
 const EMOJI = [
-  '👨‍👩‍👧‍👦', '👩🏽‍💻', '👍🏿', '🏳️‍🌈', '🇫🇷', '🇯🇵', '❤️', '😀', '😡', '🤦🏼‍♂️', '1️⃣', '🏴󠁧󠁢󠁳󠁣󠁴󠁿',
-  '🧑🏾‍🤝‍🧑🏻', '✈️', '👋🏻', '🙂', '🎉',
+  '👨‍👩‍👧‍👦',
+  '👩🏽‍💻',
+  '👍🏿',
+  '🏳️‍🌈',
+  '🇫🇷',
+  '🇯🇵',
+  '❤️',
+  '😀',
+  '😡',
+  '🤦🏼‍♂️',
+  '1️⃣',
+  '🏴󠁧󠁢󠁳󠁣󠁴󠁿',
+  '🧑🏾‍🤝‍🧑🏻',
+  '✈️',
+  '👋🏻',
+  '🙂',
+  '🎉',
 ]
 const PUNCTUATION = [...'.,;:!?…‽-—–()[]{}"\'“”‘’«»/\\@#%&*+=<>|~^_`。、！？']
 
@@ -132,14 +171,17 @@ function emoji(next: Next): string {
 function mixed(next: Next): string {
   const roll = next()
   if (roll < 0.3) return `${englishSentence(next)} `
-  if (roll < 0.4) return `Write to ${pick(next, FIRST_NAMES).toLowerCase()}${between(next, 1, 999)}@example.com or call +44 20 7946 ${between(next, 1000, 9999)}. `
-  if (roll < 0.45) return `Card 4111 1111 1111 1111, host 192.168.${between(next, 0, 255)}.${between(next, 0, 255)} and 2001:db8::${between(next, 1, 9999)}. `
+  if (roll < 0.4)
+    return `Write to ${pick(next, FIRST_NAMES).toLowerCase()}${between(next, 1, 999)}@example.com or call +44 20 7946 ${between(next, 1000, 9999)}. `
+  if (roll < 0.45)
+    return `Card 4111 1111 1111 1111, host 192.168.${between(next, 0, 255)}.${between(next, 0, 255)} and 2001:db8::${between(next, 1, 9999)}. `
   if (roll < 0.55) return `${shuffled(CHINESE, '')(next)}。`
   if (roll < 0.6) return `${shuffled(JAPANESE, '')(next)}。`
   if (roll < 0.65) return `${shuffled(THAI, '')(next)} `
   if (roll < 0.75) return `${shuffled(ARABIC, ' ')(next)}. `
   if (roll < 0.85) return emoji(next)
-  if (roll < 0.9) return `${String(next()).slice(2)} ${between(next, 0, 99)}-${between(next, 0, 99)} `
+  if (roll < 0.9)
+    return `${String(next()).slice(2)} ${between(next, 0, 99)}-${between(next, 0, 99)} `
   if (roll < 0.95) return `${pick(next, PUNCTUATION).repeat(between(next, 1, 20))}\n`
   return '\n'.repeat(between(next, 1, 4))
 }

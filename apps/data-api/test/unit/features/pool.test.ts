@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
 import {
   createFeaturePool,
-  FeatureTimeoutError,
   type FeaturePool,
+  FeatureTimeoutError,
   PoolOverloadedError,
 } from '../../../src/features/pool.js'
 
