@@ -125,3 +125,27 @@ describe('redact', () => {
     expect(run('').text).toBe('')
   })
 })
+
+describe('redact on many phone numbers', () => {
+  it('checks phone-like runs with libphonenumber up to its budget, then by their shape', () => {
+    // 1,000 fictional North American numbers (area code 555 does not exist): libphonenumber
+    // refuses the first ones; past its budget of characters the shape alone masks them.
+    const numbers = Array.from({ length: 1000 }, (_, i) => `(555) 123-${String(1000 + i)}`)
+    const result = run(numbers.join(' and '))
+    const checked = Math.floor(6_000 / '(555) 123-1000'.length)
+    expect(result.counts.phones).toBe(1000 - checked)
+    expect(result.text.startsWith('(555) 123-1000 and')).toBe(true)
+    expect(result.text.endsWith(` and ${'*'.repeat(14)}`)).toBe(true)
+  })
+
+  it('judges a run of digit groups longer than 40 characters by its shape', () => {
+    const run40 = `${'12 '.repeat(14)}+44 20 7946 0958`
+    expect(run(run40).text).toBe(`${'12 '.repeat(14)}${'*'.repeat(16)}`)
+    // Within 40 characters libphonenumber decides, and finds the same number.
+    expect(run('12 +44 20 7946 0958').text).toBe(`12 ${'*'.repeat(16)}`)
+  })
+
+  it('does not take digits alone for a phone number, even a valid one', () => {
+    expect(run('call 2125550123 or +12125550123').text).toBe(`call 2125550123 or ${'*'.repeat(12)}`)
+  })
+})
