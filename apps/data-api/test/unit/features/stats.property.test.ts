@@ -8,10 +8,14 @@ const run = (text: string) => stats(text, { feature: 'stats' })
 const PIECES = [
   ...['a', 'Z', '1', ' ', '\t', '.', '!', '?', '-', "'", '’', '\r', '\n', '\r\n', '©', '‼'],
   ...['e\u0301', '\u0301', '\u200d', '\u200c', '\ufe0f', '👍', '🏽', '👨‍👩‍👧', '🇫', '🇷'],
-  ...['中', '文', '。', 'の', 'カ', '\u3099', 'ﾞ', '가', '\u1100', '\u1161', '\u11a8', 'ก'],
-  ...['\u0e33', '\u0e31', 'न', '\u094d', 'म', 'ب', '\u064b', '\u0600', 'Ω', 'ж', '\u0483'],
+  ...['中', '文', '。', 'の', 'カ', '\u3099', 'ﾞ', '가', '\u1100\u1161\u11a8', 'ก'],
+  ...['ก\u0e33', 'ก\u0e31', 'न', '\u094d', 'म', 'ب', '\u064b', '\u0600١٢', 'Ω', 'ж', '\u0483'],
   ...['\ud800', '\udc00', '\u00ad', 'Dr.', 'Mr. ', 'J. ', 'well-known', "don't", '\n\n'],
 ]
+// Marks and jamo come where they belong (a Thai vowel sign after a Thai consonant, jamo in a
+// syllable, the Arabic number sign before digits): misplaced, ICU's word boundaries can fall
+// inside one grapheme cluster, so "words <= characters" holds for well-formed text only. Any
+// string at all is still handled (anyString).
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''))
 /** Any UTF-16 string, lone surrogates included. */
 const anyString = fc
