@@ -56,6 +56,8 @@ const WORKER = new URL(
   import.meta.url,
 )
 
+const PISCINA_FULL = /^(?:Task queue is at limit|No task queue available)/
+
 export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   const threads = opts.threads ?? availableParallelism()
   const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
@@ -88,7 +90,8 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
           { cause: error },
         )
       }
-      if (error instanceof Error && error.message === 'Task queue is at limit') {
+      // piscina's own refusals, should its count of free threads differ from ours.
+      if (error instanceof Error && PISCINA_FULL.test(error.message)) {
         throw new PoolOverloadedError(error.message, { cause: error })
       }
       throw error
