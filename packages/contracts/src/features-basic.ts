@@ -23,13 +23,16 @@ export const StatsResult = Type.Object(
     ),
     bytes: Count('Size of the text in UTF-8 bytes (what plan limits are measured in)'),
     words: Count(
-      'Runs of letters and digits, with inner apostrophes and hyphens (`don’t`, `well-known` ' +
-        'are one word each); in scripts written without spaces (Chinese, Japanese, Thai...) ' +
-        'words are found by the Unicode word-boundary dictionaries',
+      'Words as the Unicode word boundaries find them (ICU, with the dictionaries of the scripts ' +
+        'written without spaces: Chinese, Japanese, Thai...); inner apostrophes keep a word ' +
+        'whole (`don’t`) and two words joined by one hyphen count once (`well-known`)',
     ),
     sentences: Count(
-      'Sentences: text ending with . ! ? … or their CJK forms, or at a blank line; common ' +
-        'abbreviations (Dr., Mr., e.g.) and initials do not end a sentence',
+      'Sentences as the Unicode sentence boundaries find them (ICU: . ! ? … and their CJK ' +
+        'forms, followed by a space or a closing quote), plus a blank line; a full stop before ' +
+        'a lower-case word (`5 p.m. today`), after an initial (`J. R. R.`) or after a common ' +
+        'abbreviation (Dr., Mr., St.) does not end a sentence, nor does a line break inside a ' +
+        'paragraph; a sentence counts when it holds a letter or a digit',
     ),
     lines: Count(
       'Lines: line breaks (LF, CRLF or CR) plus one, not counting an empty last line after a ' +

@@ -6,8 +6,11 @@ import { Count, Words } from './schema-helpers.js'
 // ---------------------------------------------------------------------------------------------
 // entities
 
-/** Characters of candidate sentences analysed at most; past that the result is `truncated`. */
-export const ENTITIES_MAX_ANALYZED_CHARACTERS = 200_000
+/**
+ * Characters of context around capitalised words analysed at most; past that the result is
+ * `truncated`.
+ */
+export const ENTITIES_MAX_ANALYZED_CHARACTERS = 10_000
 
 export const EntitiesOptions = Type.Object(
   { feature: Type.Literal('entities') },
@@ -21,7 +24,7 @@ export const EntitiesResult = Type.Object(
     places: Words('Places: countries, cities, regions, landmarks'),
     organisations: Words('Companies, institutions and other organisations'),
     truncated: Type.Boolean({
-      description: `True when the text held more than ${ENTITIES_MAX_ANALYZED_CHARACTERS.toLocaleString('en')} characters of sentences with capitalised words and only those were analysed`,
+      description: `True when the text held more new capitalised words than fit in ${ENTITIES_MAX_ANALYZED_CHARACTERS.toLocaleString('en')} characters of context (about 30 characters either side of each): only those first ones were analysed`,
     }),
   },
   {
@@ -62,11 +65,7 @@ export const SummaryResult = Type.Object(
         'sentences when the text has no more than were asked for',
     }),
     count: Count('Number of sentences returned'),
-    total_sentences: Count(
-      'Number of sentences in the text, as the summariser splits it (compromise’s splitter). ' +
-        'It can differ from `stats.sentences`, which counts terminators in one pass, on text ' +
-        'with unusual abbreviations or quotation marks',
-    ),
+    total_sentences: Count('Number of sentences in the text: the same sentences `stats` counts'),
   },
   {
     $id: 'SummaryResult',
@@ -83,6 +82,10 @@ export type SummaryResult = Static<typeof SummaryResult>
 export const REDACT_KINDS = ['emails', 'phones', 'cards', 'ips'] as const
 export type RedactKind = (typeof REDACT_KINDS)[number]
 export const REDACT_DEFAULT_MASK = '*'
+/** Characters of phone-like runs libphonenumber checks per text; past that, the shape decides. */
+export const REDACT_PHONE_FINDER_CHARACTERS = 6_000
+/** Longest phone-like run (characters) libphonenumber checks; a longer one, the shape decides. */
+export const REDACT_PHONE_RUN_CHARACTERS = 40
 
 export const RedactOptions = Type.Object(
   {
@@ -120,7 +123,11 @@ export const RedactResult = Type.Object(
       {
         emails: Count('E-mail addresses masked'),
         phones: Count(
-          'Phone numbers masked: international (+ and 7 to 15 digits) and North American',
+          'Phone numbers masked: numbers that can exist, by libphonenumber (international with ' +
+            '+ and a country code, or North American without one); digits alone, without + or ' +
+            `a separator, are not taken for one. Past ${REDACT_PHONE_FINDER_CHARACTERS.toLocaleString('en')} characters of phone-like runs in one text, ` +
+            `and in runs of digit groups longer than ${REDACT_PHONE_RUN_CHARACTERS} characters, numbers are masked by their ` +
+            'shape alone (+ and 7 to 15 digits, or North American formats)',
         ),
         cards: Count('Payment card numbers masked'),
         ips: Count('IPv4 and IPv6 addresses masked'),

@@ -4,60 +4,80 @@ import {
   type EntitiesResult,
 } from '@repo/contracts'
 import nlp from 'compromise'
-import { splitSentences, stopWordsFor, WORD_PATTERN } from './text.js'
+import { stopWordsFor } from './text.js'
+import { meter } from './work.js'
 
 /*
  * compromise tags the text (lexicon, suffix rules, capitalisation, context) and finds people,
  * places and organisations; this file keeps its cost in check and tidies its output.
  *
- * compromise tags about 100 KB a second, so only sentences that may hold a name are tagged: a
- * sentence qualifies when a word after the first is capitalised (other than "I"), or when its
- * first word is capitalised and not a common word. Identical sentences are tagged once, in
- * batches, and at most ENTITIES_MAX_ANALYZED_CHARACTERS of them (the result says `truncated`
- * when there were more). Names lose surrounding punctuation, a possessive 's and, for people,
- * titles (Dr., Mr.); a "name" without a capital letter is dropped; each list is deduplicated
- * ignoring case, keeping the first spelling seen.
+ * compromise tags about 100 KB a second, so it never sees the whole text: only a window of
+ * context (CONTEXT characters either side, within the line) around each capitalised word or
+ * run of capitalised words (besides "I" and common words such as "The") seen for the first
+ * time, the windows that touch merged into pieces of at most MAX_PIECE characters. At most
+ * ENTITIES_MAX_ANALYZED_CHARACTERS of them are tagged (the result says `truncated` when there
+ * were more), in batches. Finding the windows is one pass of one regular expression. Names
+ * lose surrounding punctuation, a possessive 's and, for people, titles (Dr., Mr.); a "name"
+ * without a capital letter is dropped; each list is deduplicated ignoring case, keeping the
+ * first spelling seen.
  */
 
-const BATCH_CHARACTERS = 20_000
-const MAX_SENTENCE_CHARACTERS = 500
-const UPPERCASE_START = /^\p{Lu}/u
-const PRONOUN_I = new Set(['I', "I'm", 'I’m', "I'll", 'I’ll', "I've", 'I’ve', "I'd", 'I’d'])
+const CONTEXT = 30
+const MAX_PIECE = 400
+const BATCH_CHARACTERS = 5_000
+/** A capitalised word, or up to five in a row. */
+const CAPITALISED = /\p{Lu}[\p{L}\p{M}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{M}\p{N}'’-]*){0,4}/gu
+const PRONOUN_I = new Set(['i', "i'm", 'i’m', "i'll", 'i’ll', "i've", 'i’ve', "i'd", 'i’d'])
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu
 const POSSESSIVE = /['’]s$/u
 const HAS_UPPERCASE = /\p{Lu}/u
 const english = stopWordsFor('eng')
 
-function mayHoldNames(sentence: string): boolean {
-  let first = true
-  for (const [word] of sentence.matchAll(WORD_PATTERN)) {
-    if (UPPERCASE_START.test(word)) {
-      if (first ? !english.has(word.toLowerCase()) : !PRONOUN_I.has(word)) return true
-    }
-    first = false
-  }
-  return false
+/** The window of context around data[start, end): within the line, cut at spaces. */
+function windowAround(data: string, start: number, end: number): [number, number] {
+  let from = Math.max(0, start - CONTEXT)
+  let to = Math.min(data.length, end + CONTEXT)
+  const before = data.slice(from, start)
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'))
+  if (lineStart >= 0) from += lineStart + 1
+  else if (from > 0) from += Math.max(0, before.indexOf(' ') + 1)
+  const after = data.slice(end, to)
+  const lineEnd = after.search(/[\r\n]/)
+  if (lineEnd >= 0) to = end + lineEnd
+  else if (to < data.length) to = end + Math.max(0, after.lastIndexOf(' '))
+  return [from, to]
 }
 
-/**
- * A "sentence" longer than MAX_SENTENCE_CHARACTERS (a list, a table, text without full stops)
- * cut at spaces into pieces about that long: compromise's time grows faster than the length
- * of a sentence.
- */
-function pieces(sentence: string): string[] {
-  if (sentence.length <= MAX_SENTENCE_CHARACTERS) return [sentence]
-  const result: string[] = []
-  let start = 0
-  while (start < sentence.length) {
-    let end = Math.min(sentence.length, start + MAX_SENTENCE_CHARACTERS)
-    if (end < sentence.length) {
-      const space = sentence.lastIndexOf(' ', end)
-      if (space > start) end = space + 1
-    }
-    result.push(sentence.slice(start, end))
-    start = end
+/** Pieces of text worth tagging, in order, and whether some were left out. */
+function piecesOf(data: string): { pieces: string[]; truncated: boolean } {
+  const seen = new Set<string>()
+  const pieces: string[] = []
+  let analyzed = 0
+  let current: [number, number] | undefined
+  const flush = () => {
+    if (current) pieces.push(data.slice(current[0], current[1]))
+    current = undefined
   }
-  return result
+  for (const match of data.matchAll(CAPITALISED)) {
+    const key = match[0].toLowerCase()
+    if (seen.has(key) || english.has(key) || PRONOUN_I.has(key)) continue
+    seen.add(key)
+    const [from, to] = windowAround(data, match.index, match.index + match[0].length)
+    const start = current && from <= current[1] ? current[1] : from
+    if (analyzed + (to - start) > ENTITIES_MAX_ANALYZED_CHARACTERS) {
+      flush()
+      return { pieces, truncated: true }
+    }
+    analyzed += Math.max(0, to - start)
+    if (current && from <= current[1] && to - current[0] <= MAX_PIECE) {
+      current[1] = Math.max(current[1], to)
+    } else {
+      flush()
+      current = [start, to]
+    }
+  }
+  flush()
+  return { pieces, truncated: false }
 }
 
 function tidy(name: string): string {
@@ -79,44 +99,33 @@ class Collector {
 }
 
 export function entities(data: string, _options: EntitiesOptions): EntitiesResult {
-  const unique = new Set<string>()
-  let analyzed = 0
-  let truncated = false
-  for (const sentence of splitSentences(data).flatMap(pieces)) {
-    const trimmed = sentence.trim()
-    if (unique.has(trimmed) || !mayHoldNames(trimmed)) continue
-    if (analyzed + trimmed.length > ENTITIES_MAX_ANALYZED_CHARACTERS) {
-      truncated = true
-      break
-    }
-    unique.add(trimmed)
-    analyzed += trimmed.length
-  }
-
+  meter.add('entities-scan', data.length)
+  const { pieces, truncated } = piecesOf(data)
   const people = new Collector()
   const places = new Collector()
   const organisations = new Collector()
-  const run = (batch: string[]) => {
+  const tag = (batch: string[]) => {
     if (batch.length === 0) return
-    // One sentence a line keeps a sentence without a full stop apart from the next.
-    const doc = nlp(batch.join('\n'))
+    // One piece a line keeps a piece without a full stop apart from the next.
+    const text = batch.join('\n')
+    meter.add('compromise', text.length)
+    const doc = nlp(text)
     for (const name of doc.people().not('#Honorific').out('array') as string[]) people.add(name)
     for (const name of doc.places().out('array') as string[]) places.add(name)
     for (const name of doc.organizations().out('array') as string[]) organisations.add(name)
   }
   let batch: string[] = []
   let size = 0
-  for (const sentence of unique) {
-    batch.push(sentence)
-    size += sentence.length
+  for (const piece of pieces) {
+    batch.push(piece)
+    size += piece.length
     if (size >= BATCH_CHARACTERS) {
-      run(batch)
+      tag(batch)
       batch = []
       size = 0
     }
   }
-  run(batch)
-
+  tag(batch)
   return {
     people: people.names,
     places: places.names,

@@ -1,6 +1,7 @@
 import { KEYWORDS_DEFAULT_LIMIT, type KeywordsOptions, type KeywordsResult } from '@repo/contracts'
 import { stopWordLanguage } from './language.js'
 import { hasLetter, normalizeToken, stopWordsFor, WORD_PATTERN } from './text.js'
+import { meter } from './work.js'
 
 /*
  * Term frequency after stop-word removal. The language is detected (franc) so a French text
@@ -18,6 +19,7 @@ export function keywords(data: string, options: KeywordsOptions): KeywordsResult
 
   // Map iteration order is insertion order: first appearance breaks ties.
   const counts = new Map<string, number>()
+  meter.add('keywords-words', data.length)
   let total = 0
   for (const [word] of data.matchAll(WORD_PATTERN)) {
     let term = normalizeToken(word)

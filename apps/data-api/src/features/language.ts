@@ -4,6 +4,7 @@ import {
   type LanguageResult,
 } from '@repo/contracts'
 import { francAll } from 'franc'
+import { meter } from './work.js'
 
 /*
  * franc (trigram profiles of 187 languages, ISO 639-3 codes) decides; this file prepares its
@@ -74,6 +75,7 @@ export function detectLanguage(text: string): Detection {
     .slice(0, SAMPLE_CHARACTERS * 2)
     .replace(NOISE, ' ')
     .slice(0, SAMPLE_CHARACTERS)
+  meter.add('franc', sample.length)
   const scores = francAll(sample, { ignore: IGNORED })
   const best = scores[0]
   if (best === undefined || best[0] === 'und') return { language: 'und', confidence: 0, ranked: [] }

@@ -6,10 +6,11 @@ import {
   type RedactOptions,
   type RedactResult,
 } from '@repo/contracts'
+import { findPhones } from './phones.js'
 
 /*
  * Each kind is found by a regular expression over the original text, then checked (Luhn for
- * card numbers, node:net for IP addresses). Overlaps are settled by position, then by kind in
+ * card numbers, node:net for IP addresses); phone numbers by libphonenumber-js (phones.ts). Overlaps are settled by position, then by kind in
  * the order e-mails, IP addresses, cards, phones; the text is rebuilt once, each masked code
  * point replaced by the mask character. Every quantifier is bounded or unambiguous, so no input
  * makes the expressions backtrack for long.
@@ -39,15 +40,6 @@ const DIGIT_GROUPS = /(?<![\p{L}\p{N}_])\d+(?:[ -]\d+)*(?![\p{L}\p{N}_])/gu
 const DIGITS = /\d+/g
 /** Most groups a card number is written in (4-4-4-4-3). */
 const MAX_CARD_GROUPS = 5
-
-/**
- * Phone numbers: international (`+`, then 7 to 15 digits with spaces, dots, hyphens or
- * brackets between them: +44 20 7946 0958, +33 (0)1 23 45 67 89) or North American
- * ((555) 123-4567, 555-123-4567, 555.123.4567, +1 555 123 4567, 1-800-555-0199). A bare run
- * of ten digits is not taken for a phone number: it is as likely an order or account number.
- */
-const PHONE =
-  /(?<![\p{L}\p{N}+_])(?:\+\d(?:[ .\-()]{0,2}\d){6,14}|(?:\+?1[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4})(?![\p{L}\p{N}_]|[ .-]\d)/gu
 
 const HEX_DIGIT = /[0-9A-Fa-f]/
 
@@ -80,35 +72,55 @@ const byPattern =
     return spans
   }
 
-/** Card numbers inside each run of digit groups: the longest valid window first. */
+interface Group {
+  start: number
+  digits: string
+}
+
+/**
+ * The last group of the longest card number that starts at group `first` (one group of 13
+ * to 19 digits, or groups of 3 to 6 digits after a first group of 4), or -1.
+ */
+function cardAt(groups: Group[], first: number): number {
+  const head = (groups[first] as Group).digits.length
+  const candidates: number[] = head >= 13 && head <= 19 ? [first] : []
+  if (head === 4) {
+    let length = head
+    const end = Math.min(groups.length, first + MAX_CARD_GROUPS)
+    for (let last = first + 1; last < end; last++) {
+      const size = (groups[last] as Group).digits.length
+      if (size < 3 || size > 6) break
+      length += size
+      if (length > 19) break
+      if (length >= 13) candidates.push(last)
+    }
+  }
+  for (let k = candidates.length - 1; k >= 0; k--) {
+    const last = candidates[k] as number
+    const digits = groups.slice(first, last + 1).map((group) => group.digits)
+    if (luhn(digits.join(''))) return last
+  }
+  return -1
+}
+
+/** Card numbers inside each run of digit groups: the longest valid one first. */
 function findCards(data: string): Span[] {
   const spans: Span[] = []
   for (const run of data.matchAll(DIGIT_GROUPS)) {
-    const groups = [...run[0].matchAll(DIGITS)].map((group) => ({
+    if (run[0].length < 13) continue
+    const groups = Array.from(run[0].matchAll(DIGITS), (group) => ({
       start: run.index + group.index,
       digits: group[0],
     }))
     let first = 0
     while (first < groups.length) {
-      let taken = -1
-      const lastPossible = Math.min(groups.length, first + MAX_CARD_GROUPS) - 1
-      for (let last = lastPossible; last >= first && taken < 0; last--) {
-        const window = groups.slice(first, last + 1)
-        const digits = window.map((group) => group.digits).join('')
-        if (digits.length < 13 || digits.length > 19) continue
-        const grouped =
-          window.length === 1 ||
-          (window[0]?.digits.length === 4 &&
-            window.every((group) => group.digits.length >= 3 && group.digits.length <= 6))
-        if (grouped && luhn(digits)) taken = last
-      }
+      const taken = cardAt(groups, first)
       if (taken < 0) {
         first++
         continue
       }
-      const start = groups[first]?.start ?? 0
-      const end = groups[taken] as { start: number; digits: string }
-      spans.push([start, end.start + end.digits.length])
+      const end = groups[taken] as Group
+      spans.push([(groups[first] as Group).start, end.start + end.digits.length])
       first = taken + 1
     }
   }
@@ -122,7 +134,7 @@ const DETECTORS: Record<RedactKind, Detector> = {
     ...byPattern(IPV6, (match) => HEX_DIGIT.test(match) && isIPv6(match))(data),
   ],
   cards: findCards,
-  phones: byPattern(PHONE),
+  phones: findPhones,
 }
 
 /** Which kind wins when two findings start at the same place. */

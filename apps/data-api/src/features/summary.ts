@@ -1,13 +1,14 @@
 import { SUMMARY_DEFAULT_SENTENCES, type SummaryOptions, type SummaryResult } from '@repo/contracts'
 import { stopWordLanguage } from './language.js'
+import { sentencesOf } from './sentences.js'
 import {
   collapseWhitespace,
   hasLetter,
   normalizeToken,
-  splitSentences,
   stopWordsFor,
-  wordsOf,
+  WORD_PATTERN,
 } from './text.js'
+import { meter } from './work.js'
 
 /*
  * Extractive summary by sentence scoring (after Luhn, 1958): the frequency of each content
@@ -15,22 +16,49 @@ import {
  * weight; a sentence scores the sum of its words' weights divided by the square root of its
  * length (long sentences are not favoured just for being long, nor short ones for being
  * short). The best N sentences are returned in their original order; a repeated sentence is
- * taken once.
+ * taken once. Sentences are those stats counts (sentences.ts). Every step is one pass over the
+ * sentences, and picking the best N keeps only N candidates, so the work grows linearly.
  */
+
+interface Scored {
+  index: number
+  score: number
+}
+
+/** Whether `a` ranks before `b`: higher score, then earlier. */
+const better = (a: Scored, b: Scored) =>
+  a.score > b.score || (a.score === b.score && a.index < b.index)
+
+/** The `wanted` best of `items`, best first (insertion into a list of at most `wanted`). */
+function best(items: Iterable<Scored>, wanted: number): Scored[] {
+  const top: Scored[] = []
+  for (const item of items) {
+    if (top.length === wanted && !better(item, top[wanted - 1] as Scored)) continue
+    let at = top.length
+    while (at > 0 && better(item, top[at - 1] as Scored)) at--
+    top.splice(at, 0, item)
+    if (top.length > wanted) top.pop()
+  }
+  return top
+}
 
 export function summary(data: string, options: SummaryOptions): SummaryResult {
   const wanted = options.sentences ?? SUMMARY_DEFAULT_SENTENCES
-  const sentences = splitSentences(data).map(collapseWhitespace)
+  const sentences = Array.from(sentencesOf(data), collapseWhitespace)
   if (sentences.length <= wanted) {
     return { sentences, count: sentences.length, total_sentences: sentences.length }
   }
 
   const stopWords = stopWordsFor(stopWordLanguage(data))
-  const contentWords = sentences.map((sentence) =>
-    wordsOf(sentence)
-      .map(normalizeToken)
-      .filter((word) => !stopWords.has(word) && hasLetter(word)),
-  )
+  meter.add('summary-words', data.length)
+  const contentWords = sentences.map((sentence) => {
+    const words: string[] = []
+    for (const [word] of sentence.matchAll(WORD_PATTERN)) {
+      const token = normalizeToken(word)
+      if (!stopWords.has(token) && hasLetter(token)) words.push(token)
+    }
+    return words
+  })
   const frequency = new Map<string, number>()
   let highest = 1
   for (const words of contentWords) {
@@ -42,20 +70,19 @@ export function summary(data: string, options: SummaryOptions): SummaryResult {
   }
 
   const seen = new Set<string>()
-  const scored: Array<{ index: number; score: number }> = []
-  sentences.forEach((sentence, index) => {
-    const key = sentence.toLowerCase()
-    if (seen.has(key)) return
-    seen.add(key)
-    const words = contentWords[index] ?? []
-    let weight = 0
-    for (const word of words) weight += (frequency.get(word) ?? 0) / highest
-    scored.push({ index, score: words.length === 0 ? 0 : weight / Math.sqrt(words.length) })
-  })
+  function* scored(): Generator<Scored> {
+    for (const [index, sentence] of sentences.entries()) {
+      const key = sentence.toLowerCase()
+      if (seen.has(key)) continue
+      seen.add(key)
+      const words = contentWords[index] ?? []
+      let weight = 0
+      for (const word of words) weight += (frequency.get(word) ?? 0) / highest
+      yield { index, score: words.length === 0 ? 0 : weight / Math.sqrt(words.length) }
+    }
+  }
 
-  const chosen = scored
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, wanted)
+  const chosen = best(scored(), wanted)
     .map(({ index }) => index)
     .sort((a, b) => a - b)
   const picked = chosen.map((index) => sentences[index] ?? '')

@@ -1,10 +1,8 @@
 import { createRequire } from 'node:module'
-import nlp from 'compromise'
 
 /*
- * Text helpers shared by several features: word tokens, sentence splitting (compromise's
- * rule-based splitter, which knows abbreviations, quotes and parentheses) and stop words (the
- * `stopword` package's lists, keyed by ISO 639-3 code).
+ * Text helpers shared by several features: word tokens and stop words (the `stopword`
+ * package's lists, keyed by ISO 639-3 code). Sentences are in sentences.ts.
  */
 
 /**
@@ -13,19 +11,8 @@ import nlp from 'compromise'
  */
 export const WORD_PATTERN = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
 
-/** The words of `text`, in order. */
-export function wordsOf(text: string): string[] {
-  return text.match(WORD_PATTERN) ?? []
-}
-
-const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 const HAS_LETTER = /\p{L}/u
 const WHITESPACE_RUN = /\s+/g
-
-/** True when the string holds at least one letter or digit. */
-export function hasContent(text: string): boolean {
-  return HAS_LETTER_OR_DIGIT.test(text)
-}
 
 /** True when a token has at least one letter (so it is not a number). */
 export function hasLetter(text: string): boolean {
@@ -35,26 +22,6 @@ export function hasLetter(text: string): boolean {
 /** Collapses runs of whitespace (line breaks included) into one space and trims. */
 export function collapseWhitespace(text: string): string {
   return text.replace(WHITESPACE_RUN, ' ').trim()
-}
-
-type SplitSentences = (text: string, world: object) => string[]
-const splitter = (nlp.methods() as { one: { tokenize: { splitSentences: SplitSentences } } }).one
-  .tokenize.splitSentences
-const world = nlp.world()
-
-/** A line break inside a paragraph: neither the line before nor the line after is blank. */
-const LINE_BREAK_IN_PARAGRAPH = /(?<![\r\n][^\S\r\n]*)(?:\r\n|\r|\n)(?![^\S\r\n]*(?:[\r\n]|$))/g
-
-/**
- * Sentences of `text`, as compromise's tokenizer splits them (without tagging, so it is fast:
- * about 0.1 s a megabyte), each with its trailing whitespace; pieces without a letter or
- * digit are dropped. compromise ends a sentence at every line break: hard-wrapped text would
- * fall apart into lines, so line breaks inside a paragraph are read as spaces (a blank line
- * still ends a sentence).
- */
-export function splitSentences(text: string): string[] {
-  if (!hasContent(text)) return []
-  return splitter(text.replace(LINE_BREAK_IN_PARAGRAPH, ' '), world).filter(hasContent)
 }
 
 // ---------------------------------------------------------------------------------------------

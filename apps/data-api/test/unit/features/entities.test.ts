@@ -49,3 +49,29 @@ describe('entities', () => {
     expect(run('Paris is lovely in the spring.').places).toEqual(['Paris'])
   })
 })
+
+describe('entities on long texts', () => {
+  it('tags only new capitalised words, so a name repeated all along costs nothing more', () => {
+    const text = `${'Barack Obama spoke in Paris. '.repeat(20_000)}Angela Merkel came later.`
+    const result = run(text)
+    expect(result.people).toEqual(['Barack Obama', 'Angela Merkel'])
+    expect(result.places).toEqual(['Paris'])
+    expect(result.truncated).toBe(false)
+  })
+
+  it('stops at its budget of context and says so', () => {
+    const sentences = Array.from(
+      { length: 400 },
+      (_, i) => `Yesterday Mr. Person${i} Smith${i} arrived.`,
+    )
+    const result = run(sentences.join(' '))
+    expect(result.truncated).toBe(true)
+    expect(result.people[0]).toMatch(/^Person0\b/)
+    expect(result.people.length).toBeGreaterThan(20)
+    expect(result.people.some((name) => name.includes('399'))).toBe(false)
+  })
+
+  it('keeps context within the line', () => {
+    expect(run('a list of words\nParis\nmore words here').places).toEqual(['Paris'])
+  })
+})

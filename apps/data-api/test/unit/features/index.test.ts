@@ -5,7 +5,7 @@ import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/f
 
 const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
-  'Write to a.b@example.com or call (555) 123-4567.\n\nThe second paragraph is short. It ends here.'
+  'Write to a.b@example.com or call (212) 555-0123.\n\nThe second paragraph is short. It ends here.'
 
 function optionsError(feature: FeatureName, options: unknown): string {
   try {
@@ -119,7 +119,8 @@ describe('runFeature', () => {
     ).toContain('call xxxxxxxxxxxxxx.')
   })
 
-  describe('on hostile input (200 KB each; a regular expression that backtracks would hang here)', () => {
+  // Linearity is proven by work counters in linearity.test.ts; these inputs check the results.
+  describe('on hostile input (200 KB each)', () => {
     const size = 200_000
     const inputs: Record<string, string> = {
       letters: 'a'.repeat(size),
@@ -136,12 +137,10 @@ describe('runFeature', () => {
     it.each(Object.entries(inputs))(
       'handles %s quickly',
       (_name, text) => {
-        const started = Date.now()
         for (const feature of FEATURES) {
           const result = runFeature(feature, text, { feature })
-          expect(Value.Check(FEATURE_RESULTS[feature], result)).toBe(true)
+          expect(Value.Errors(FEATURE_RESULTS[feature], result)).toEqual([])
         }
-        expect(Date.now() - started).toBeLessThan(20_000)
       },
       30_000,
     )

@@ -10,7 +10,7 @@ const masked = (text: string) => run(text).text
 describe('redact', () => {
   it('masks every kind and counts them', () => {
     const text =
-      'Mail a.b@example.com or call +44 20 7946 0958 or (555) 123-4567. ' +
+      'Mail a.b@example.com or call +44 20 7946 0958 or (212) 555-0123. ' +
       'Card 4111 1111 1111 1111, server 192.168.0.1 and 2001:db8::1.'
     const result = run(text)
     expect(result.text).toBe(
@@ -54,12 +54,16 @@ describe('redact', () => {
 
   it.each([
     '+44 20 7946 0958',
-    '+1 (555) 123-4567',
+    '+1 (212) 555-0123',
     '+33 1 23 45 67 89',
+    '+33 (0)1 23 45 67 89',
     '+4930123456',
-    '(555) 123-4567',
-    '555-123-4567',
-    '555.123.4567',
+    '+81 3-1234-5678',
+    '+86 10 1234 5678',
+    '+7 495 123-45-67',
+    '(212) 555-0123',
+    '212-555-0123',
+    '212.555.0123',
     '1-800-555-0199',
   ])('masks the phone number %s', (phone) => {
     const result = run(`Call ${phone} today`)
@@ -91,6 +95,9 @@ describe('redact', () => {
     'std::vector',
     'x :: Int',
     'order 5551234567',
+    'order 2125550123',
+    'fictional (555) 123-4567',
+    'the invalid +1 555 123 4567',
     'call me @ noon',
     'score 3-2',
   ])('leaves %j alone', (text) => {
@@ -102,8 +109,8 @@ describe('redact', () => {
   })
 
   it('masks only the kinds asked for', () => {
-    const result = run('a.b@example.com 192.168.0.1 (555) 123-4567', { kinds: ['emails'] })
-    expect(result.text).toBe('*************** 192.168.0.1 (555) 123-4567')
+    const result = run('a.b@example.com 192.168.0.1 (212) 555-0123', { kinds: ['emails'] })
+    expect(result.text).toBe('*************** 192.168.0.1 (212) 555-0123')
     expect(result.counts).toEqual({ emails: 1, phones: 0, cards: 0, ips: 0 })
   })
 
@@ -116,5 +123,29 @@ describe('redact', () => {
     const text = 'Unicode ✓ stays — and so do CRLF\r\nbreaks; 10.0.0.1!'
     expect(run(text).text).toBe('Unicode ✓ stays — and so do CRLF\r\nbreaks; ********!')
     expect(run('').text).toBe('')
+  })
+})
+
+describe('redact on many phone numbers', () => {
+  it('checks phone-like runs with libphonenumber up to its budget, then by their shape', () => {
+    // 1,000 fictional North American numbers (area code 555 does not exist): libphonenumber
+    // refuses the first ones; past its budget of characters the shape alone masks them.
+    const numbers = Array.from({ length: 1000 }, (_, i) => `(555) 123-${String(1000 + i)}`)
+    const result = run(numbers.join(' and '))
+    const checked = Math.floor(6_000 / '(555) 123-1000'.length)
+    expect(result.counts.phones).toBe(1000 - checked)
+    expect(result.text.startsWith('(555) 123-1000 and')).toBe(true)
+    expect(result.text.endsWith(` and ${'*'.repeat(14)}`)).toBe(true)
+  })
+
+  it('judges a run of digit groups longer than 40 characters by its shape', () => {
+    const run40 = `${'12 '.repeat(14)}+44 20 7946 0958`
+    expect(run(run40).text).toBe(`${'12 '.repeat(14)}${'*'.repeat(16)}`)
+    // Within 40 characters libphonenumber decides, and finds the same number.
+    expect(run('12 +44 20 7946 0958').text).toBe(`12 ${'*'.repeat(16)}`)
+  })
+
+  it('does not take digits alone for a phone number, even a valid one', () => {
+    expect(run('call 2125550123 or +12125550123').text).toBe(`call 2125550123 or ${'*'.repeat(12)}`)
   })
 })

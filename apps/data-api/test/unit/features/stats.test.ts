@@ -94,7 +94,13 @@ describe('stats', () => {
   it.each([
     ['One. Two! Three? Four', 4],
     ['Dr. Smith arrived at 5 p.m. yesterday. He sat down.', 2],
-    ['Wait... what?!', 2],
+    // A full stop before a lower-case word does not end a sentence (UAX #29).
+    ['Wait... what?!', 1],
+    ['Wait... What?!', 2],
+    ['J. R. R. Tolkien wrote it. Mr. and Mrs. Smith read it.', 2],
+    ['A line that is\nhard-wrapped. And\r\nanother one.', 2],
+    ['no content: ... !!! ???', 1],
+    ['Ende.» Neu.', 2],
     ['He said "stop." Then he left.', 2],
     ['No terminator at all', 1],
     ['Version 3.14 is out.', 1],

@@ -1,0 +1,117 @@
+import { availableParallelism } from 'node:os'
+import type { FeatureName, FeatureResultMap } from '@repo/contracts'
+import { Piscina } from 'piscina'
+import { validateOptions } from './options.js'
+import type { FeatureTask } from './worker.js'
+
+/*
+ * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
+ * "Heavy and hostile input"). The options are validated here, on the calling thread, before
+ * anything is queued; a worker only runs the pure feature function. The pool holds one thread
+ * per core unless told otherwise and a bounded queue; a call that takes longer than its budget
+ * (counted from the call, queue wait included) is cancelled: piscina terminates the worker
+ * running it and starts a fresh one, so later calls still find a full pool.
+ */
+
+export interface FeaturePoolOptions {
+  /** Worker threads (default: os.availableParallelism()). */
+  threads?: number
+  /** Calls that may wait for a thread; past that, run() rejects with PoolOverloadedError. */
+  maxQueue: number
+  /** Budget of one call, in milliseconds; past it, run() rejects with FeatureTimeoutError. */
+  timeoutMs: number
+}
+
+export interface FeaturePool {
+  /** Validates options (FeatureOptionsError, thrown before queueing), then runs in a worker. */
+  run<F extends FeatureName>(
+    feature: F,
+    data: string,
+    rawOptions: unknown,
+  ): Promise<FeatureResultMap[F]>
+  /** Tasks waiting and running, for metrics. */
+  readonly queued: number
+  readonly running: number
+  readonly threads: number
+  /** Lets the calls under way finish, then stops the workers. */
+  close(): Promise<void>
+}
+
+/** The call passed its time budget: it was cancelled (its worker terminated and replaced). */
+export class FeatureTimeoutError extends Error {
+  override name = 'FeatureTimeoutError'
+}
+
+/** The bounded queue is full: every thread is busy and `maxQueue` calls are waiting. */
+export class PoolOverloadedError extends Error {
+  override name = 'PoolOverloadedError'
+}
+
+/**
+ * The worker's entry: the compiled worker.js next to this file in the build; from the
+ * TypeScript sources (this file is pool.ts), a small shim that loads worker.ts through tsx.
+ */
+const WORKER = new URL(
+  import.meta.url.endsWith('.ts') ? './worker-tsx.mjs' : './worker.js',
+  import.meta.url,
+)
+
+const PISCINA_FULL = /^(?:Task queue is at limit|No task queue available)/
+
+export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
+  const threads = opts.threads ?? availableParallelism()
+  const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
+    filename: WORKER.href,
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: opts.maxQueue,
+  })
+  // Calls handed to piscina and not settled yet: running ones plus waiting ones.
+  let pending = 0
+  let closed = false
+
+  async function run<F extends FeatureName>(feature: F, data: string, rawOptions: unknown) {
+    const options = validateOptions(feature, rawOptions)
+    if (closed) throw new Error('The feature pool is closed.')
+    if (pending >= threads + opts.maxQueue) {
+      throw new PoolOverloadedError(
+        `All ${threads} feature threads are busy and ${opts.maxQueue} calls are waiting.`,
+      )
+    }
+    const signal = AbortSignal.timeout(opts.timeoutMs)
+    pending++
+    try {
+      const task: FeatureTask<F> = { feature, data, options }
+      return (await piscina.run(task, { signal })) as FeatureResultMap[F]
+    } catch (error) {
+      if (signal.aborted) {
+        throw new FeatureTimeoutError(
+          `The ${feature} feature did not finish within ${opts.timeoutMs} ms.`,
+          { cause: error },
+        )
+      }
+      // piscina's own refusals, should its count of free threads differ from ours.
+      if (error instanceof Error && PISCINA_FULL.test(error.message)) {
+        throw new PoolOverloadedError(error.message, { cause: error })
+      }
+      throw error
+    } finally {
+      pending--
+    }
+  }
+
+  return {
+    run,
+    get queued() {
+      return piscina.queueSize
+    },
+    get running() {
+      return Math.max(0, pending - piscina.queueSize)
+    },
+    threads,
+    close: () => {
+      closed = true
+      return piscina.close()
+    },
+  }
+}

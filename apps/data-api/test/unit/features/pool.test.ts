@@ -1,0 +1,112 @@
+import { FEATURES } from '@repo/contracts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
+import {
+  createFeaturePool,
+  type FeaturePool,
+  FeatureTimeoutError,
+  PoolOverloadedError,
+} from '../../../src/features/pool.js'
+
+/*
+ * The pool with real worker threads (running the TypeScript sources through the tsx shim).
+ * Calls that must stay busy for a while are given far more text than a plan allows: stats on
+ * 40 MB takes seconds in any worker, which no budget below is close to.
+ */
+
+const TEXT =
+  'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
+  'Write to a.b@example.com or call +44 20 7946 0958.\n\nThe second paragraph is short. It ends here.'
+const HUGE = 'many words here. '.repeat(2_500_000)
+
+describe('the feature pool', () => {
+  let pool: FeaturePool
+  beforeAll(async () => {
+    await loadAllFeatures()
+    pool = createFeaturePool({ threads: 2, maxQueue: 8, timeoutMs: 60_000 })
+    // Both workers started and through their first call (tsx and the modules loaded).
+    await Promise.all([pool.run('stats', 'Warm.', undefined), pool.run('stats', 'Up.', undefined)])
+  }, 60_000)
+  afterAll(async () => {
+    await pool.close()
+  })
+
+  it('sizes itself to the cores unless told otherwise', async () => {
+    const { availableParallelism } = await import('node:os')
+    const sized = createFeaturePool({ maxQueue: 1, timeoutMs: 1000 })
+    expect(sized.threads).toBe(availableParallelism())
+    await sized.close()
+    expect(pool.threads).toBe(2)
+  })
+
+  it.each(FEATURES)(
+    'returns what the in-process %s returns',
+    async (feature) => {
+      const options = { feature }
+      expect(await pool.run(feature, TEXT, options)).toEqual(runFeature(feature, TEXT, options))
+    },
+    30_000,
+  )
+
+  it('applies the defaults and the options it is given', async () => {
+    const result = await pool.run('redact', TEXT, { mask: '#', kinds: ['emails'] })
+    expect(result).toEqual(runFeature('redact', TEXT, { mask: '#', kinds: ['emails'] }))
+    expect(result.counts).toEqual({ emails: 1, phones: 0, cards: 0, ips: 0 })
+  })
+
+  it('refuses invalid options before queueing anything', async () => {
+    const call = pool.run('keywords', TEXT, { feature: 'keywords', limit: 0 })
+    expect(pool.queued + pool.running).toBe(0)
+    await expect(call).rejects.toThrow(FeatureOptionsError)
+    await expect(call).rejects.toThrow(
+      'Option "limit" of the keywords feature must be an integer from 1 to 50; got 0.',
+    )
+    await expect(pool.run('stats', TEXT, [])).rejects.toThrow('options must be an object')
+  })
+
+  it('counts running and waiting calls, and refuses a call when the queue is full', async () => {
+    const small = createFeaturePool({ threads: 1, maxQueue: 1, timeoutMs: 120_000 })
+    try {
+      const first = small.run('stats', HUGE, undefined)
+      const second = small.run('stats', 'Hello world.', undefined)
+      expect(small.running + small.queued).toBe(2)
+      await expect(small.run('stats', 'Hello world.', undefined)).rejects.toThrow(
+        PoolOverloadedError,
+      )
+      // Bad options are still a FeatureOptionsError, not an overload.
+      await expect(small.run('stats', 'x', { verbose: true })).rejects.toThrow(FeatureOptionsError)
+      expect((await first).words).toBe(7_500_000)
+      expect((await second).words).toBe(2)
+      expect(small.running + small.queued).toBe(0)
+      expect((await small.run('stats', 'Hello again.', undefined)).words).toBe(2)
+    } finally {
+      await small.close()
+    }
+  }, 120_000)
+
+  it('cancels a call past its budget and keeps serving afterwards', async () => {
+    const budget = createFeaturePool({ threads: 1, maxQueue: 4, timeoutMs: 3000 })
+    try {
+      // Warm: the worker has loaded stats, so the budget only counts the work.
+      expect((await budget.run('stats', 'Warm up.', undefined)).words).toBe(2)
+      const error = await budget.run('stats', HUGE, undefined).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(FeatureTimeoutError)
+      expect((error as Error).message).toBe('The stats feature did not finish within 3000 ms.')
+      // A fresh worker replaces the terminated one.
+      expect(await budget.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+      expect(budget.running + budget.queued).toBe(0)
+    } finally {
+      await budget.close()
+    }
+  }, 120_000)
+
+  it('lets the calls under way finish on close, then refuses new ones', async () => {
+    const closing = createFeaturePool({ threads: 1, maxQueue: 2, timeoutMs: 60_000 })
+    const under = closing.run('stats', TEXT, undefined)
+    await closing.close()
+    expect(await under).toEqual(runFeature('stats', TEXT, {}))
+    await expect(closing.run('stats', TEXT, undefined)).rejects.toThrow(
+      'The feature pool is closed.',
+    )
+  }, 60_000)
+})
