@@ -9,7 +9,7 @@
  */
 import { FEATURES, type FeatureName } from '@repo/contracts'
 import { loadAllFeatures, runFeature } from '../src/features/index.js'
-import { INPUT_CLASS_NAMES, type InputClass, inputOf } from '../test/unit/features/input-classes.js'
+import { INPUT_CLASS_NAMES, type InputClass, inputOf } from '../test/support/input-classes.js'
 
 const list = (name: string) => process.env[name]?.split(',').filter(Boolean)
 const sizes = (list('SIZES') ?? ['102400', '1048576']).map(Number)

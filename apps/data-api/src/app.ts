@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { platformPlugin, sharedCounterStore } from '@repo/service-kit'
+import { API_DESCRIPTION } from './api-description.js'
 import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
 import apiKeyAuth from './plugins/api-key-auth.js'
+import featurePool from './plugins/feature-pool.js'
 import pageProblems from './plugins/page-problems.js'
 import services from './plugins/services.js'
 import apiV1 from './routes/api-v1.js'
@@ -18,28 +20,6 @@ export interface AppOptions {
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-
-const API_DESCRIPTION = `
-Text analysis behind API keys. Sign up and create keys in the dashboard (\`/signup\`), then send
-\`Authorization: Bearer <key>\` with every request.
-
-**Plans and quotas.** FREE: 1,000 requests per key per UTC day, texts up to 10 KB, \`stats\` and
-\`sentiment\`. PRO: 10,000, 100 KB, adds \`keywords\` and \`language\`. ENTERPRISE: 100,000, 1 MB,
-adds \`entities\`, \`summary\` and \`redact\`. Every authenticated request counts (also 400, 403,
-413); refused ones (401, 429) do not. Counts reset at midnight UTC. A plan change applies to the
-next request.
-
-**Headers.** Authenticated responses carry \`RateLimit-Policy: "daily";q=<limit>;w=86400\` and
-\`RateLimit: "daily";r=<remaining>;t=<seconds to reset>\`; a 429 adds \`Retry-After\`.
-
-**Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`:
-INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED (401, with \`WWW-Authenticate: Bearer\`),
-FEATURE_NOT_IN_PLAN (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
-QUOTA_EXCEEDED (429), SERVICE_UNAVAILABLE (503), INTERNAL_ERROR (500).
-
-**Availability.** If Redis cannot count a request the service keeps serving (fail open) unless
-configured to refuse (503).
-`.trim()
 
 /**
  * The data service as a plugin: it never listens (server.ts does), so tests build exactly this.
@@ -92,6 +72,11 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     ...(clock ? { clock } : {}),
   })
   await fastify.register(apiKeyAuth)
+  await fastify.register(featurePool, {
+    threads: config.FEATURE_THREADS,
+    maxQueue: config.FEATURE_QUEUE_MAX,
+    timeoutMs: config.FEATURE_TIMEOUT_MS,
+  })
 
   // Routes
   await fastify.register(apiV1)

@@ -30,6 +30,12 @@ export const DataApiConfigSchema = Type.Object({
   AUTH_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 20 }),
   /** Failed log-ins per account per 15 minutes before its log-ins are refused. */
   AUTH_RATE_LIMIT_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  /** Worker threads running the features (default: one per core). */
+  FEATURE_THREADS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  /** Feature calls that may wait for a thread; past that, 503 OVERLOADED. */
+  FEATURE_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 64 }),
+  /** Time budget of one feature call (queue wait included); past it, 503 FEATURE_TIMEOUT. */
+  FEATURE_TIMEOUT_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 5_000 }),
   /** Apply migrations before listening. */
   MIGRATE_ON_START: Type.Boolean({ default: true }),
 })

@@ -3,7 +3,7 @@
 // fastify.dependencyErrors, reply.viewAsync, route `schema.hide`, ...) reach the services.
 export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
-export { Counter } from 'prom-client'
+export { Counter, Gauge } from 'prom-client'
 export {
   type BaseConfig,
   baseConfigProperties,

@@ -37,12 +37,15 @@ export interface FeaturePool {
   close(): Promise<void>
 }
 
-/** The call passed its time budget: it was cancelled (its worker terminated and replaced). */
+/** The call ran past its time budget: it was cancelled (its worker terminated and replaced). */
 export class FeatureTimeoutError extends Error {
   override name = 'FeatureTimeoutError'
 }
 
-/** The bounded queue is full: every thread is busy and `maxQueue` calls are waiting. */
+/**
+ * The bounded queue is full (every thread busy and `maxQueue` calls waiting), or the call waited
+ * a whole time budget for a thread.
+ */
 export class PoolOverloadedError extends Error {
   override name = 'PoolOverloadedError'
 }
@@ -60,11 +63,19 @@ const PISCINA_FULL = /^(?:Task queue is at limit|No task queue available)/
 
 export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   const threads = opts.threads ?? availableParallelism()
+  // When each call started running (ms since the epoch; 0: still waiting), written by the worker
+  // that runs it: the budget counts running time, and a call that waited a whole budget for a
+  // thread is refused as overloaded rather than reported as a slow feature. One slot per call
+  // that may be pending at once.
+  const slots = threads + opts.maxQueue + 1
+  const startedAt = new BigInt64Array(new SharedArrayBuffer(slots * 8))
+  const free = Array.from({ length: slots }, (_, i) => i)
   const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
     filename: WORKER.href,
     minThreads: threads,
     maxThreads: threads,
     maxQueue: opts.maxQueue,
+    workerData: { startedAt: startedAt.buffer },
   })
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.
   let pending = 0
@@ -73,20 +84,42 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   async function run<F extends FeatureName>(feature: F, data: string, rawOptions: unknown) {
     const options = validateOptions(feature, rawOptions)
     if (closed) throw new Error('The feature pool is closed.')
-    if (pending >= threads + opts.maxQueue) {
+    const slot = free.pop()
+    if (pending >= threads + opts.maxQueue || slot === undefined) {
+      if (slot !== undefined) free.push(slot)
       throw new PoolOverloadedError(
         `All ${threads} feature threads are busy and ${opts.maxQueue} calls are waiting.`,
       )
     }
-    const signal = AbortSignal.timeout(opts.timeoutMs)
+    Atomics.store(startedAt, slot, 0n)
+    const controller = new AbortController()
+    let expired: 'waiting' | 'running' | undefined
+    let timer: NodeJS.Timeout
+    const check = () => {
+      const started = Number(Atomics.load(startedAt, slot))
+      const ranMs = started === 0 ? 0 : Date.now() - started
+      if (started === 0 || ranMs >= opts.timeoutMs) {
+        expired = started === 0 ? 'waiting' : 'running'
+        controller.abort()
+      } else {
+        timer = setTimeout(check, opts.timeoutMs - ranMs)
+      }
+    }
+    timer = setTimeout(check, opts.timeoutMs)
     pending++
     try {
-      const task: FeatureTask<F> = { feature, data, options }
-      return (await piscina.run(task, { signal })) as FeatureResultMap[F]
+      const task: FeatureTask<F> = { feature, data, options, slot }
+      return (await piscina.run(task, { signal: controller.signal })) as FeatureResultMap[F]
     } catch (error) {
-      if (signal.aborted) {
+      if (expired === 'running') {
         throw new FeatureTimeoutError(
           `The ${feature} feature did not finish within ${opts.timeoutMs} ms.`,
+          { cause: error },
+        )
+      }
+      if (expired === 'waiting') {
+        throw new PoolOverloadedError(
+          `The call waited ${opts.timeoutMs} ms for a free feature thread.`,
           { cause: error },
         )
       }
@@ -96,6 +129,8 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       }
       throw error
     } finally {
+      clearTimeout(timer)
+      free.push(slot)
       pending--
     }
   }

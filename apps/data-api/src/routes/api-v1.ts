@@ -11,9 +11,9 @@ import {
 } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
-import { FeatureOptionsError, isFeatureLoaded, loadFeature, runFeature } from '../features/index.js'
+import { featureProblem } from '../lib/feature-problems.js'
 import { bodyAllowance, readJsonBody } from '../lib/json-body.js'
-import { quotaBody } from '../lib/rate-limit-fields.js'
+import { quotaBody, setRateLimitFields } from '../lib/rate-limit-fields.js'
 
 const problem = (description: string) => ({
   description,
@@ -27,8 +27,12 @@ const rateLimitHeaders = {
 
 const commonErrors = {
   401: problem('Missing, malformed, unknown or revoked key (with WWW-Authenticate: Bearer)'),
-  429: problem("The key's daily quota is used up (with Retry-After); not counted"),
-  503: problem('Quotas cannot be checked (QUOTA_FAIL_MODE=closed and Redis down)'),
+  429: problem(
+    "The key's daily quota is used up, or (POST) too many feature requests of this key are running, or too many 401s from your address; with Retry-After; not counted",
+  ),
+  503: problem(
+    'Postgres or (QUOTA_FAIL_MODE=closed) Redis down; or (POST) the feature passed its time budget (FEATURE_TIMEOUT) or the worker pool is full (OVERLOADED), not counted; with Retry-After',
+  ),
 }
 
 /** What any body may be, whatever the plan (the largest plan's allowance). */
@@ -143,14 +147,17 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           },
         )
       }
-      if (!isFeatureLoaded(feature)) await loadFeature(feature)
       let result: unknown
       try {
-        result = runFeature(feature, data, options)
+        result = await fastify.featurePool.run(feature, data, options)
       } catch (error) {
-        if (error instanceof FeatureOptionsError)
-          throw new HttpProblem('INVALID_REQUEST', error.message)
-        throw error
+        const failed = featureProblem(error)
+        if (!failed) throw error
+        if (failed.refund) {
+          await fastify.quota.refund(identity.keyId)
+          setRateLimitFields(reply, { ...quota, remaining: quota.remaining + 1 })
+        }
+        throw failed.problem
       }
       // Results differ per feature; JSON.stringify avoids trying each schema of the union.
       return reply

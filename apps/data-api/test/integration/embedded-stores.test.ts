@@ -59,5 +59,5 @@ describe('embedded stores (no Postgres or Redis configured or answering)', () =>
     } finally {
       await stores.close()
     }
-  })
+  }, 120_000)
 })

@@ -7,7 +7,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadAllFeatures, runFeature } from '../../../src/features/index.js'
 import { type EngineWork, meter } from '../../../src/features/work.js'
-import { INPUT_CLASS_NAMES, inputOf } from './input-classes.js'
+import { INPUT_CLASS_NAMES, inputOf } from '../../support/input-classes.js'
 
 /*
  * Linearity by work counters, not by the clock: for every feature and input class, what each

@@ -100,6 +100,22 @@ describe('the feature pool', () => {
     }
   }, 120_000)
 
+  it('counts the budget from the start of the work: a call that waited it all is overloaded', async () => {
+    const budget = createFeaturePool({ threads: 1, maxQueue: 4, timeoutMs: 3000 })
+    try {
+      expect((await budget.run('stats', 'Warm up.', undefined)).words).toBe(2)
+      const busy = budget.run('stats', HUGE, undefined).catch((e: unknown) => e)
+      const waiting = budget.run('stats', TEXT, undefined).catch((e: unknown) => e)
+      const [ran, waited] = await Promise.all([busy, waiting])
+      expect(ran).toBeInstanceOf(FeatureTimeoutError)
+      expect(waited).toBeInstanceOf(PoolOverloadedError)
+      expect((waited as Error).message).toBe('The call waited 3000 ms for a free feature thread.')
+      expect(await budget.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+    } finally {
+      await budget.close()
+    }
+  }, 120_000)
+
   it('lets the calls under way finish on close, then refuses new ones', async () => {
     const closing = createFeaturePool({ threads: 1, maxQueue: 2, timeoutMs: 60_000 })
     const under = closing.run('stats', TEXT, undefined)
