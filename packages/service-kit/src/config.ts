@@ -57,6 +57,10 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
      */
     SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
     PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    /** Event-loop delay (ms) past which new requests get 503 and /ready says unavailable. */
+    MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
+    /** Share of the V8 heap limit past which new requests get 503 and /ready says unavailable. */
+    MAX_HEAP_USED_RATIO: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.9 }),
     /**
      * `auto`: with no DATABASE_URL / REDIS_URL set and nothing answering at the defaults, run on
      * embedded stores (PGlite in EMBEDDED_DATA_DIR, an in-process Redis). `off`: never (images).

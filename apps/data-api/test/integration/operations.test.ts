@@ -17,7 +17,7 @@ describe('operations', () => {
     expect((await t.app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' })
     expect((await t.app.inject({ url: '/ready' })).json()).toEqual({
       status: 'ready',
-      checks: { postgres: 'up', redis: 'up' },
+      checks: { load: 'up', postgres: 'up', redis: 'up' },
     })
   })
 
@@ -96,7 +96,7 @@ describe('when Redis is unreachable', () => {
       expect(ready.statusCode).toBe(200)
       expect(ready.json()).toEqual({
         status: 'degraded',
-        checks: { postgres: 'up', redis: 'down' },
+        checks: { load: 'up', postgres: 'up', redis: 'down' },
       })
       const metrics = (await app.app.inject({ url: '/metrics' })).body
       expect(metrics).toMatch(/quota_decisions_total\{decision="allowed_degraded"\} [1-9]/)

@@ -111,7 +111,7 @@ describe('starting while Redis is down', () => {
       expect(ready.statusCode).toBe(200)
       expect(ready.json()).toEqual({
         status: 'degraded',
-        checks: { postgres: 'up', redis: 'down' },
+        checks: { load: 'up', postgres: 'up', redis: 'down' },
       })
       expect((await closed.app.inject({ url: '/ready' })).statusCode).toBe(503)
       expect((await callData(open.app, cachedKey)).statusCode).toBe(200)

@@ -20,7 +20,10 @@ describe('operations endpoints', () => {
   it('/ready checks Postgres and Redis', async () => {
     const res = await t.app.inject({ url: '/ready' })
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ status: 'ready', checks: { postgres: 'up', redis: 'up' } })
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { load: 'up', postgres: 'up', redis: 'up' },
+    })
   })
 
   it('/metrics exposes request counts and latencies by route and status', async () => {

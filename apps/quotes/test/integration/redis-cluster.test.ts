@@ -34,6 +34,9 @@ describe('the per-address ceiling on a Redis Cluster', () => {
 
   it('reports the cluster ready', async () => {
     const ready = await first.app.inject({ url: '/ready' })
-    expect(ready.json()).toEqual({ status: 'ready', checks: { postgres: 'up', redis: 'up' } })
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      checks: { load: 'up', postgres: 'up', redis: 'up' },
+    })
   })
 })

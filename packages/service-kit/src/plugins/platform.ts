@@ -7,6 +7,7 @@ import metricsPlugin from './metrics.js'
 import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
 import pagesPlugin from './pages.js'
 import postgresPlugin from './postgres.js'
+import pressurePlugin from './pressure.js'
 import redisPlugin from './redis.js'
 import requestLogPlugin from './request-log.js'
 import responseHeadersPlugin from './response-headers.js'
@@ -50,8 +51,23 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   await fastify.register(openApiPlugin, opts.openApi)
   fastify.addSchema(Problem)
   await fastify.register(requestLogPlugin)
+  await fastify.register(pressurePlugin, {
+    maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedRatio: config.MAX_HEAP_USED_RATIO,
+  })
   await fastify.register(healthPlugin, {
     checks: {
+      // Under pressure (event loop lagging, heap near its limit), the instance takes no new work.
+      load: {
+        probe: async () => {
+          if (fastify.isUnderPressure()) {
+            const { eventLoopDelay, heapUsed } = fastify.memoryUsage()
+            throw new Error(
+              `under pressure: event loop delay ${eventLoopDelay} ms, heap ${heapUsed}`,
+            )
+          }
+        },
+      },
       postgres: {
         probe: async () => {
           try {
