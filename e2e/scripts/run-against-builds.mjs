@@ -257,6 +257,8 @@ async function main() {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    // CI machines can be busy: only a lag this long says an instance is overloaded.
+    MAX_EVENT_LOOP_DELAY_MS: '5000',
   }
   startService('quotes', 'apps/quotes/dist/server.js', {
     ...common,

@@ -78,7 +78,7 @@ describe('eight one-megabyte requests in flight', () => {
     const statuses = await Promise.all(heavy)
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200])
     expect(finished.slice(0, 2).sort()).toEqual(['get 200', 'health 200'])
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('per-key slots', () => {
@@ -191,5 +191,5 @@ describe('the pool’s limits', () => {
     } finally {
       await strict.close()
     }
-  }, 60_000)
+  }, 120_000)
 })

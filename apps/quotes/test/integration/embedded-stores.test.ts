@@ -57,7 +57,7 @@ describe('embedded stores (no Postgres or Redis configured or answering)', () =>
     } finally {
       await stores.close()
     }
-  })
+  }, 120_000)
 
   it('never falls back when told not to, or when the stores are configured', async () => {
     const off = await resolveStores({
