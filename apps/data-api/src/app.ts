@@ -6,9 +6,12 @@ import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
 import apiKeyAuth from './plugins/api-key-auth.js'
+import housekeeping from './plugins/housekeeping.js'
 import pageProblems from './plugins/page-problems.js'
+import passwordStrength from './plugins/password-strength.js'
 import services from './plugins/services.js'
 import apiV1 from './routes/api-v1.js'
+import apiV1Usage from './routes/api-v1-usage.js'
 import dashboard from './routes/dashboard/index.js'
 
 export interface AppOptions {
@@ -33,9 +36,13 @@ next request.
 \`RateLimit: "daily";r=<remaining>;t=<seconds to reset>\`; a 429 adds \`Retry-After\`.
 
 **Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`:
-INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED (401, with \`WWW-Authenticate: Bearer\`),
+INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED and KEY_EXPIRED (401, with
+\`WWW-Authenticate: Bearer\`),
 FEATURE_NOT_IN_PLAN (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
 QUOTA_EXCEEDED (429), SERVICE_UNAVAILABLE (503), INTERNAL_ERROR (500).
+
+**Keys** may expire (chosen at creation, or after a roll's grace period): an expired key answers
+401 KEY_EXPIRED. \`GET /api/v1/usage?days=N\` gives the key's own daily counts (it is counted too).
 
 **Availability.** If Redis cannot count a request the service keeps serving (fail open) unless
 configured to refuse (503).
@@ -92,9 +99,12 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     ...(clock ? { clock } : {}),
   })
   await fastify.register(apiKeyAuth)
+  await fastify.register(housekeeping, { intervalSeconds: config.HOUSEKEEPING_INTERVAL_SECONDS })
+  await fastify.register(passwordStrength)
 
   // Routes
   await fastify.register(apiV1)
+  await fastify.register(apiV1Usage)
   await fastify.register(dashboard, {
     sessionSecret: config.SESSION_SECRET,
     cookieSecure: cookieSecureMode(config.COOKIE_SECURE),

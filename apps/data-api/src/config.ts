@@ -30,6 +30,11 @@ export const DataApiConfigSchema = Type.Object({
   AUTH_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 20 }),
   /** Failed log-ins per account per 15 minutes before its log-ins are refused. */
   AUTH_RATE_LIMIT_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  /**
+   * Seconds between housekeeping runs on each instance (rolling past days' usage from Redis into
+   * Postgres, logging key expiries); 0 turns the timer off.
+   */
+  HOUSEKEEPING_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 300 }),
   /** Apply migrations before listening. */
   MIGRATE_ON_START: Type.Boolean({ default: true }),
 })
