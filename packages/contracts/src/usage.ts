@@ -49,6 +49,10 @@ export const UsageResponse = Type.Object(
     total: Count('The sum over the days listed'),
     quota: QuotaBody,
   },
-  { $id: 'UsageResponse', additionalProperties: false },
+  {
+    $id: 'UsageResponse',
+    description: "This key's requests per UTC day",
+    additionalProperties: false,
+  },
 )
 export type UsageResponse = Static<typeof UsageResponse>
