@@ -39,7 +39,7 @@ export class PasswordStrength {
       filename: WORKER,
       minThreads: 0,
       maxThreads: 1,
-      idleTimeout: this.opts.idleTimeoutMs ?? 10 * 60_000,
+      idleTimeout: this.opts.idleTimeoutMs ?? 60_000,
     })
     try {
       return await this.pool.run(
