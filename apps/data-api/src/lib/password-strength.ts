@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina'
 import type { Strength, StrengthTask } from './password-strength.worker.js'
+import { passwordLengthProblem } from './passwords.js'
 
 export type { Strength }
 
@@ -82,9 +83,8 @@ export async function weakPassword(
   strength: PasswordStrength,
   password: string,
   email: string,
-  lengthProblem: (password: string) => string | undefined,
 ): Promise<WeakPassword | undefined> {
-  const length = lengthProblem(password)
+  const length = passwordLengthProblem(password)
   if (length) return { message: `That password is too weak. ${length}`, suggestions: [] }
   let judged: Strength
   try {

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { PasswordStrength, userInputsOf, weakPassword } from '../../src/lib/password-strength.js'
-import { passwordLengthProblem } from '../../src/lib/passwords.js'
 
 // The real zxcvbn-ts with its dictionaries, in its worker thread.
 const strength = new PasswordStrength()
@@ -9,7 +8,7 @@ afterAll(async () => {
 })
 
 const judge = (password: string, email = 'someone@example.com') =>
-  weakPassword(strength, password, email, passwordLengthProblem)
+  weakPassword(strength, password, email)
 
 describe('password strength (zxcvbn-ts)', () => {
   it('accepts long, unusual passphrases', async () => {

@@ -5,7 +5,7 @@ import { EmailTakenError } from '../../lib/accounts.js'
 import { emailProblem, normalizeEmail } from '../../lib/email.js'
 import type { LoginThrottle } from '../../lib/login-throttle.js'
 import { type WeakPassword, weakPassword } from '../../lib/password-strength.js'
-import { hashPassword, passwordLengthProblem, verifyPassword } from '../../lib/passwords.js'
+import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import { sessionIdHash } from '../../lib/sessions.js'
 import { endSession, sessionToken } from '../../plugins/sessions.js'
 import { formSchema, pageSchema, renderPage } from './page.js'
@@ -99,12 +99,7 @@ const accountSettingsPages: FastifyPluginAsyncTypebox<AccountSettingsOptions> = 
       }
       const user = userOf(request)
       const password = form.password ?? ''
-      const weak = await weakPassword(
-        fastify.passwordStrength,
-        password,
-        user.email,
-        passwordLengthProblem,
-      )
+      const weak = await weakPassword(fastify.passwordStrength, password, user.email)
       if (weak) return fail(weak.message, 400, weak)
       const ended = await fastify.accounts.changePassword(
         user.id,

@@ -5,7 +5,7 @@ import { EmailTakenError } from '../../lib/accounts.js'
 import { emailProblem, normalizeEmail } from '../../lib/email.js'
 import type { LoginThrottle } from '../../lib/login-throttle.js'
 import { weakPassword } from '../../lib/password-strength.js'
-import { hashPassword, passwordLengthProblem, verifyPassword } from '../../lib/passwords.js'
+import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import { endSession, startSession } from '../../plugins/sessions.js'
 import { formSchema, pageSchema, renderPage } from './page.js'
 
@@ -75,12 +75,7 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
       const badEmail = emailProblem(email)
       if (badEmail) return again(badEmail, 400, { email, plan })
       if (!PLANS.includes(plan)) return again('Choose one of the plans.', 400, { email })
-      const weak = await weakPassword(
-        fastify.passwordStrength,
-        password,
-        email,
-        passwordLengthProblem,
-      )
+      const weak = await weakPassword(fastify.passwordStrength, password, email)
       if (weak) return again(weak.message, 400, { email, plan, suggestions: weak.suggestions })
       try {
         const user = await fastify.accounts.create(
