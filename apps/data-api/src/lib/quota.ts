@@ -1,5 +1,5 @@
 import type { RedisClient } from '@repo/service-kit'
-import { type Clock, dayStart, nextUtcMidnight, utcDay } from './clock.js'
+import { addDays, type Clock, nextUtcMidnight, utcDay } from './clock.js'
 
 // One round trip decides and counts: refuse without counting at the limit, else count. The first
 // count of the day sets the key to expire at the next UTC midnight, so days never overlap. The
@@ -194,9 +194,7 @@ export class QuotaStore {
    */
   async forget(keyIds: string[]): Promise<void> {
     const today = this.dayOf(this.opts.clock()).name
-    const days = Array.from({ length: USAGE_SHADOW_DAYS + 1 }, (_, back) =>
-      utcDay(new Date(dayStart(today).getTime() - back * 86_400_000)),
-    )
+    const days = Array.from({ length: USAGE_SHADOW_DAYS + 1 }, (_, back) => addDays(today, -back))
     // One DEL per key id: its keys share a hash slot, so this works on a cluster too.
     await Promise.all(
       keyIds.map((id) =>
