@@ -26,10 +26,15 @@ already knows.
 response carries \`X-Request-Id\` and \`Cache-Control: no-store\`.
 
 **Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`:
-INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED (401, with \`WWW-Authenticate: Bearer\`),
+INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED and KEY_EXPIRED (401, with
+\`WWW-Authenticate: Bearer\`),
 FEATURE_NOT_IN_PLAN (403), NOT_FOUND (404), METHOD_NOT_ALLOWED (405), PAYLOAD_TOO_LARGE (413),
 UNSUPPORTED_MEDIA_TYPE (415), QUOTA_EXCEEDED, CONCURRENCY_LIMIT and RATE_LIMITED (429),
 INTERNAL_ERROR (500), SERVICE_UNAVAILABLE, FEATURE_TIMEOUT and OVERLOADED (503).
+
+**Keys** may expire (chosen at creation, or at the end of a roll's grace period): an expired key
+answers 401 \`KEY_EXPIRED\`. \`GET /api/v1/usage?days=N\` gives the key's own daily counts (it is
+counted too).
 
 **Availability.** If Redis cannot count a request the service keeps serving (fail open) unless
 configured to refuse (503). If Postgres is down, requests that need it (an unknown key, the

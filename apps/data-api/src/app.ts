@@ -8,9 +8,12 @@ import type { Clock } from './lib/clock.js'
 import { paths } from './paths.js'
 import apiKeyAuth from './plugins/api-key-auth.js'
 import featurePool from './plugins/feature-pool.js'
+import housekeeping from './plugins/housekeeping.js'
 import pageProblems from './plugins/page-problems.js'
+import passwordStrength from './plugins/password-strength.js'
 import services from './plugins/services.js'
 import apiV1 from './routes/api-v1.js'
+import apiV1Usage from './routes/api-v1-usage.js'
 import dashboard from './routes/dashboard/index.js'
 
 export interface AppOptions {
@@ -77,9 +80,12 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     maxQueue: config.FEATURE_QUEUE_MAX,
     timeoutMs: config.FEATURE_TIMEOUT_MS,
   })
+  await fastify.register(housekeeping, { intervalSeconds: config.HOUSEKEEPING_INTERVAL_SECONDS })
+  await fastify.register(passwordStrength)
 
   // Routes
   await fastify.register(apiV1)
+  await fastify.register(apiV1Usage)
   await fastify.register(dashboard, {
     sessionSecret: config.SESSION_SECRET,
     cookieSecure: cookieSecureMode(config.COOKIE_SECURE),

@@ -36,6 +36,11 @@ export const DataApiConfigSchema = Type.Object({
   FEATURE_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 64 }),
   /** Time budget of one feature call (queue wait included); past it, 503 FEATURE_TIMEOUT. */
   FEATURE_TIMEOUT_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 5_000 }),
+  /**
+   * Seconds between housekeeping runs on each instance (rolling past days' usage from Redis into
+   * Postgres, logging key expiries); 0 turns the timer off.
+   */
+  HOUSEKEEPING_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 300 }),
   /** Apply migrations before listening. */
   MIGRATE_ON_START: Type.Boolean({ default: true }),
 })

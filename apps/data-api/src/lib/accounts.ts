@@ -1,6 +1,7 @@
 import type { Plan } from '@repo/contracts'
 import { transact } from '@repo/service-kit'
 import type pg from 'pg'
+import { recordEvent } from './account-events.js'
 
 export interface User {
   id: string
@@ -20,11 +21,21 @@ export class EmailTakenError extends Error {
   override name = 'EmailTakenError'
 }
 
-/** Users and their plans. Every plan change is recorded with its time. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505'
+
+/**
+ * Users and their plans. Every plan change is recorded with its time; every account change is
+ * written with its activity-log event in one transaction.
+ */
 export class Accounts {
   constructor(private readonly pool: pg.Pool) {}
 
-  async create(email: string, passwordHash: string, plan: Plan): Promise<User> {
+  async create(
+    email: string,
+    passwordHash: string,
+    plan: Plan,
+    clientAddress?: string,
+  ): Promise<User> {
     try {
       return await transact(this.pool, async (client) => {
         const { rows } = await client.query<User>(
@@ -37,10 +48,11 @@ export class Accounts {
           user.id,
           plan,
         ])
+        await recordEvent(client, user.id, 'account_created', clientAddress, { plan })
         return user
       })
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new EmailTakenError(email)
+      if (isUniqueViolation(error)) throw new EmailTakenError(email)
       throw error
     }
   }
@@ -61,11 +73,24 @@ export class Accounts {
     return rows[0]
   }
 
+  /** The stored password hash of a user (to check a password they type again). */
+  async passwordHash(id: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [id],
+    )
+    return rows[0]?.password_hash
+  }
+
   /**
    * Changes the plan now and records the change; a no-op when the plan is the same. Resolves to
    * whether the plan changed, or undefined when there is no such user.
    */
-  async changePlan(userId: string, plan: Plan): Promise<boolean | undefined> {
+  async changePlan(
+    userId: string,
+    plan: Plan,
+    clientAddress?: string,
+  ): Promise<boolean | undefined> {
     return transact(this.pool, async (client) => {
       const current = await client.query<{ plan: Plan }>(
         'SELECT plan FROM users WHERE id = $1 FOR UPDATE',
@@ -82,8 +107,83 @@ export class Accounts {
           'INSERT INTO plan_changes (user_id, from_plan, to_plan) VALUES ($1, $2, $3)',
           [userId, from, plan],
         )
+        await recordEvent(client, userId, 'plan_changed', clientAddress, { from, to: plan })
       }
       return from !== plan
+    })
+  }
+
+  /**
+   * Sets a new password hash and ends every other session of the user (all but the one whose id
+   * hash is `keepSession`), with its event; resolves to the number of sessions ended.
+   */
+  async changePassword(
+    userId: string,
+    passwordHash: string,
+    keepSession: Buffer,
+    clientAddress?: string,
+  ): Promise<number> {
+    return transact(this.pool, async (client) => {
+      await client.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
+        userId,
+        passwordHash,
+      ])
+      const ended = await client.query(
+        'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2',
+        [userId, keepSession],
+      )
+      const sessionsEnded = ended.rowCount ?? 0
+      await recordEvent(client, userId, 'password_changed', clientAddress, {
+        sessions_ended: sessionsEnded,
+      })
+      return sessionsEnded
+    })
+  }
+
+  /**
+   * Changes the e-mail address (already normalised) and ends every other session; throws
+   * EmailTakenError when another account has it.
+   */
+  async changeEmail(
+    userId: string,
+    email: string,
+    keepSession: Buffer,
+    clientAddress?: string,
+  ): Promise<void> {
+    try {
+      await transact(this.pool, async (client) => {
+        const { rows } = await client.query<{ email: string }>(
+          'SELECT email FROM users WHERE id = $1 FOR UPDATE',
+          [userId],
+        )
+        const from = rows[0]?.email
+        if (from === undefined || from === email) return
+        await client.query('UPDATE users SET email = $2 WHERE id = $1', [userId, email])
+        await client.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2', [
+          userId,
+          keepSession,
+        ])
+        await recordEvent(client, userId, 'email_changed', clientAddress, { from, to: email })
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EmailTakenError(email)
+      throw error
+    }
+  }
+
+  /**
+   * Deletes the account and, through the foreign keys, everything it owns (keys, their usage
+   * history, sessions, plan changes, activity log) in one transaction. Resolves to the ids of
+   * its keys (to clear their counters), or undefined when there was no such user.
+   */
+  async delete(userId: string): Promise<string[] | undefined> {
+    return transact(this.pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        'SELECT id FROM api_keys WHERE user_id = $1',
+        [userId],
+      )
+      const deleted = await client.query('DELETE FROM users WHERE id = $1', [userId])
+      return deleted.rowCount ? rows.map((row) => row.id) : undefined
     })
   }
 }

@@ -1,26 +1,40 @@
 import type { RedisClient } from '@repo/service-kit'
-import { type Clock, nextUtcMidnight, utcDay } from './clock.js'
+import { addDays, type Clock, nextUtcMidnight, utcDay } from './clock.js'
 
 // One round trip decides and counts: refuse without counting at the limit, else count. The first
-// count of the day sets the key to expire at the next UTC midnight, so days never overlap.
+// count of the day sets the key to expire at the next UTC midnight, so days never overlap. The
+// same script counts the day's shadow key (same hash slot), which outlives the day by two days so
+// the usage history can roll it into Postgres after midnight (see UsageRollup).
 const CONSUME = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used >= tonumber(ARGV[1]) then return {0, used} end
 used = redis.call('INCR', KEYS[1])
 if used == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIREAT', KEYS[2], ARGV[3]) end
 return {1, used}
 `
 
-// Gives a counted request back (a request the service failed to serve: timeout, overload).
+// Gives a counted request back (a request the service failed to serve: timeout, overload), in the
+// quota and in its shadow.
 const REFUND = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
 if used > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 `
 
+/** How long a day's shadow count outlives the day: the rollup may catch up that far back. */
+export const USAGE_SHADOW_DAYS = 2
+
 type RedisWithQuota = RedisClient & {
-  quotaConsume(key: string, limit: number, expireAt: number): Promise<[number, number]>
-  quotaRefund(key: string): Promise<number>
+  quotaConsume(
+    key: string,
+    shadow: string,
+    limit: number,
+    expireAt: number,
+    shadowExpireAt: number,
+  ): Promise<[number, number]>
+  quotaRefund(key: string, shadow: string): Promise<number>
 }
 
 export interface QuotaDecision {
@@ -81,8 +95,8 @@ export class QuotaStore {
   ) {
     this.redis = redis as RedisWithQuota
     if (typeof this.redis.quotaConsume !== 'function') {
-      redis.defineCommand('quotaConsume', { numberOfKeys: 1, lua: CONSUME })
-      redis.defineCommand('quotaRefund', { numberOfKeys: 1, lua: REFUND })
+      redis.defineCommand('quotaConsume', { numberOfKeys: 2, lua: CONSUME })
+      redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND })
     }
   }
 
@@ -95,6 +109,14 @@ export class QuotaStore {
     return `quota:{${keyId}}:${day}`
   }
 
+  /**
+   * `usage:{<key id>}:<day>`: the day's count again, in the same hash slot, kept until
+   * USAGE_SHADOW_DAYS after the day for the usage history.
+   */
+  static usageKey(keyId: string, day: string): string {
+    return `usage:{${keyId}}:${day}`
+  }
+
   async consume(keyId: string, limit: number): Promise<QuotaDecision> {
     const now = this.opts.clock()
     const { name, resetsAt, resetsAtIso } = this.dayOf(now)
@@ -102,7 +124,14 @@ export class QuotaStore {
     const key = QuotaStore.key(keyId, name)
     const base = { limit, resetsAtIso, resetSeconds, degraded: false }
     try {
-      const [allowed, used] = await this.redis.quotaConsume(key, limit, resetsAt.getTime() / 1000)
+      const expireAt = resetsAt.getTime() / 1000
+      const [allowed, used] = await this.redis.quotaConsume(
+        key,
+        QuotaStore.usageKey(keyId, name),
+        limit,
+        expireAt,
+        expireAt + USAGE_SHADOW_DAYS * 86_400,
+      )
       if (this.fallback.size > 0) this.fallback.clear()
       return { ...base, allowed: allowed === 1, used, remaining: Math.max(limit - used, 0) }
     } catch (error) {
@@ -120,10 +149,13 @@ export class QuotaStore {
    * time budget, a full pool): such answers are not charged to the key.
    */
   async refund(keyId: string): Promise<void> {
-    const key = QuotaStore.key(keyId, this.dayOf(this.opts.clock()).name)
+    const day = this.dayOf(this.opts.clock()).name
+    const key = QuotaStore.key(keyId, day)
     const local = this.fallback.get(key)
     if (local !== undefined) this.fallback.set(key, Math.max(local - 1, 0))
-    await this.redis.quotaRefund(key).catch((error: Error) => this.opts.onDegraded?.(error))
+    await this.redis
+      .quotaRefund(key, QuotaStore.usageKey(keyId, day))
+      .catch((error: Error) => this.opts.onDegraded?.(error))
   }
 
   /** Today's usage of several keys at once (for the dashboard); 0 when Redis cannot say. */
@@ -142,5 +174,34 @@ export class QuotaStore {
       for (const id of keyIds) result.set(id, this.fallback.get(QuotaStore.key(id, day)) ?? 0)
     }
     return result
+  }
+
+  /**
+   * The shadow counts of a day for several keys (undefined: no count, the key was not used that
+   * day or the count has expired). Throws when Redis cannot say: the rollup must not guess.
+   */
+  async shadowCounts(keyIds: string[], day: string): Promise<Map<string, number | undefined>> {
+    // One GET per key: on a cluster the keys live in different slots (no MGET across slots).
+    const values = await Promise.all(
+      keyIds.map((id) => this.redis.get(QuotaStore.usageKey(id, day))),
+    )
+    return new Map(keyIds.map((id, i) => [id, values[i] == null ? undefined : Number(values[i])]))
+  }
+
+  /**
+   * Deletes the counters of these keys (today's quota and the shadow counts still kept): an
+   * account being deleted leaves nothing behind. Best effort: they expire by themselves anyway.
+   */
+  async forget(keyIds: string[]): Promise<void> {
+    const today = this.dayOf(this.opts.clock()).name
+    const days = Array.from({ length: USAGE_SHADOW_DAYS + 1 }, (_, back) => addDays(today, -back))
+    // One DEL per key id: its keys share a hash slot, so this works on a cluster too.
+    await Promise.all(
+      keyIds.map((id) =>
+        this.redis.del(
+          ...days.flatMap((day) => [QuotaStore.key(id, day), QuotaStore.usageKey(id, day)]),
+        ),
+      ),
+    ).catch((error: Error) => this.opts.onDegraded?.(error))
   }
 }

@@ -19,7 +19,9 @@ export interface OpenSession {
   flash: string | null
 }
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest()
+/** What a session's row is found by: the SHA-256 of its token. */
+export const sessionIdHash = (token: string) => createHash('sha256').update(token).digest()
+const hashOf = sessionIdHash
 
 /**
  * Dashboard sessions in Postgres. A session is a random 256-bit token (in the cookie) whose

@@ -32,10 +32,24 @@ function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token
   return new HttpProblem('UNAUTHORIZED', detail, { headers: { 'www-authenticate': challenge } })
 }
 
+function keyExpired(expiresAtMs: number): HttpProblem {
+  const at = new Date(expiresAtMs).toISOString()
+  return new HttpProblem(
+    'KEY_EXPIRED',
+    `This API key expired at ${at}. Use its replacement, or create a new key in the dashboard.`,
+    {
+      extra: { expired_at: at },
+      headers: {
+        'www-authenticate': `Bearer realm="data-api", error="invalid_token", error_description="The API key has expired"`,
+      },
+    },
+  )
+}
+
 /**
  * Authentication and quota for every /api/v1 request, in this order:
- * 1. the key's shape and checksum (no I/O), 2. the key's identity (memory, else Postgres),
- * 3. one atomic check-and-count in Redis. Refused requests (401, 429) are not counted.
+ * 1. the key's shape and checksum (no I/O), 2. the key's identity (memory, else Postgres) and
+ * its expiry, 3. one atomic check-and-count in Redis. Refused requests (401, 429) are not counted.
  */
 const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
   fastify.decorateRequest('caller', null)
@@ -90,6 +104,12 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
         }
         throw error
       }
+    }
+
+    // Cached identities carry their expiry: checked on every request, on every instance.
+    if (identity.expiresAtMs !== null && identity.expiresAtMs <= fastify.clock().getTime()) {
+      await fastify.unauthorizedLimiter.refused(request.ip)
+      throw keyExpired(identity.expiresAtMs)
     }
 
     const limits = PLAN_LIMITS[identity.plan]

@@ -1,6 +1,7 @@
 import { Counter } from '@repo/service-kit'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { AccountEvents } from '../lib/account-events.js'
 import { Accounts } from '../lib/accounts.js'
 import { ApiKeys } from '../lib/api-keys.js'
 import { type Clock, systemClock } from '../lib/clock.js'
@@ -9,11 +10,14 @@ import { KeyCache } from '../lib/key-cache.js'
 import { LastUsedWriter } from '../lib/last-used.js'
 import { QuotaStore } from '../lib/quota.js'
 import { UnauthorizedLimiter } from '../lib/unauthorized-limiter.js'
+import { UsageHistory } from '../lib/usage-history.js'
 import { WindowCounter } from '../lib/window-counter.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: Accounts
+    accountEvents: AccountEvents
+    usageHistory: UsageHistory
     apiKeys: ApiKeys
     keyCache: KeyCache
     quota: QuotaStore
@@ -48,7 +52,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
   })
   const redisDown = (error: Error) => fastify.redisState.down(error)
   const clock = opts.clock ?? systemClock
-  const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys)
+  const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys, clock)
 
   const keyCache = new KeyCache(apiKeys, fastify.redis, {
     ttlMs: opts.keyCacheTtlMs,
@@ -81,10 +85,14 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
       opts.unauthorizedPerAddress,
     ),
   )
-  fastify.decorate(
-    'quota',
-    new QuotaStore(fastify.redis, { clock, failMode: opts.quotaFailMode, onDegraded: redisDown }),
-  )
+  const quota = new QuotaStore(fastify.redis, {
+    clock,
+    failMode: opts.quotaFailMode,
+    onDegraded: redisDown,
+  })
+  fastify.decorate('quota', quota)
+  fastify.decorate('accountEvents', new AccountEvents(fastify.pg))
+  fastify.decorate('usageHistory', new UsageHistory(fastify.pg, quota, clock))
 
   // Added after the pool and the Redis client, so these run before they close.
   fastify.addHook('onClose', async () => {

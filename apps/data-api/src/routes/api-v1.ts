@@ -15,18 +15,20 @@ import { featureProblem } from '../lib/feature-problems.js'
 import { bodyAllowance, readJsonBody } from '../lib/json-body.js'
 import { quotaBody, setRateLimitFields } from '../lib/rate-limit-fields.js'
 
-const problem = (description: string) => ({
+export const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
 })
 
-const rateLimitHeaders = {
+export const rateLimitHeaders = {
   RateLimit: Type.String({ description: '"daily";r=<remaining>;t=<seconds until reset>' }),
   'RateLimit-Policy': Type.String({ description: '"daily";q=<daily limit>;w=86400' }),
 }
 
-const commonErrors = {
-  401: problem('Missing, malformed, unknown or revoked key (with WWW-Authenticate: Bearer)'),
+export const commonErrors = {
+  401: problem(
+    'Missing, malformed, unknown or revoked key (UNAUTHORIZED), or an expired one (KEY_EXPIRED); with WWW-Authenticate: Bearer',
+  ),
   429: problem(
     "The key's daily quota is used up, or (POST) too many feature requests of this key are running, or too many 401s from your address; with Retry-After; not counted",
   ),
@@ -61,6 +63,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
     {
       schema: {
         tags: ['data'],
+        operationId: 'getData',
         summary: 'Who you are: your account, this key, its quota today and your plan’s features',
         security: [{ bearerAuth: [] }],
         response: {
@@ -99,6 +102,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
       bodyLimit: LARGEST_BODY,
       schema: {
         tags: ['data'],
+        operationId: 'runFeature',
         summary: 'Run a feature on your text',
         description:
           'Body: `{ "data": "<text>", "options": { "feature": "<name>", ... } }`. The plan decides ' +

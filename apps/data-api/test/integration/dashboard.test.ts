@@ -38,7 +38,9 @@ describe('sign-up', () => {
   it.each([
     ['a malformed e-mail', 'not-an-email', 'correct horse battery staple', 400, /valid e-mail/],
     ['a short password', 'short@example.com', 'short', 400, /too weak/],
-    ['a common password', 'common@example.com', 'password123', 400, /too common/],
+    ['a common password', 'common@example.com', 'password123', 400, /commonly used password/],
+    ['a password built from the e-mail', 'jsmithers@example.com', 'jsmithers2024', 400, /too weak/],
+    ['a keyboard walk', 'walk@example.com', 'qwertyuiop1', 400, /too weak/],
   ])(
     'refuses %s with a clear message and changes nothing',
     async (_l, email, password, status, message) => {

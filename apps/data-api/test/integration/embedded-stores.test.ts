@@ -17,7 +17,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'data-api-embedded-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 describe('embedded stores (no Postgres or Redis configured or answering)', () => {
-  it('signs up, issues keys, counts quotas and revokes on PGlite and an in-process Redis', async () => {
+  // PGlite (Postgres in WebAssembly) migrates and answers slowly, and the first sign-up loads the
+  // password dictionaries: 17-25 s on this 2-core machine shared with other work.
+  it('signs up, issues keys, counts quotas and revokes on PGlite and an in-process Redis', {
+    timeout: 120_000,
+  }, async () => {
     const stores = await resolveStores({
       service: 'data-api',
       mode: 'auto',
@@ -59,5 +63,5 @@ describe('embedded stores (no Postgres or Redis configured or answering)', () =>
     } finally {
       await stores.close()
     }
-  }, 120_000)
+  })
 })

@@ -119,3 +119,80 @@ describe('the dashboard forms', () => {
     expect(res.statusCode).toBe(413)
   })
 })
+
+// Sign-ups are limited per address: each test of these signs up from one of its own.
+let addresses = 0
+const nextAddress = () => `10.0.7.${++addresses}`
+
+describe('the key and account forms', () => {
+  it.each([
+    ['/dashboard/keys', 'name=k&expires=7&expires=30', /once/, '<form action="/dashboard/keys"'],
+    [
+      '/dashboard/keys',
+      'name=k&expires=%00',
+      /control characters/,
+      '<form action="/dashboard/keys"',
+    ],
+    [
+      '/dashboard/account/email',
+      'email=a%00%40example.com&password=x',
+      /control characters/,
+      '<form action="/dashboard/account/email"',
+    ],
+    [
+      '/dashboard/account/email',
+      'email=a%40example.com&email=b%40example.com',
+      /once/,
+      '<form action="/dashboard/account/email"',
+    ],
+    [
+      '/dashboard/account/delete',
+      'confirm=%zz&password=x',
+      /percent-encoding/,
+      '<form action="/dashboard/account/delete"',
+    ],
+    [
+      '/dashboard/account/delete',
+      `confirm=${'c'.repeat(300)}`,
+      /too long/,
+      '<form action="/dashboard/account/delete"',
+    ],
+  ])('%s refuses %s with the form again, changing nothing', async (url, body, message, form) => {
+    const client = new DashboardClient(t.app, nextAddress())
+    const email = uniqueEmail('accountform')
+    await client.signUp(email)
+    await client.get('/dashboard')
+    const [keys, users] = [await count('api_keys'), await count('users')]
+    const res = await client.postRaw(url, `_csrf=${encodeURIComponent(client.csrf)}&${body}`)
+    expect(res.statusCode).toBe(400)
+    expect(res.body).toContain(form)
+    expect(res.body).toMatch(message)
+    expect([await count('api_keys'), await count('users')]).toEqual([keys, users])
+    expect((await client.get('/dashboard')).statusCode).toBe(200)
+    expect((await t.app.accounts.findByEmail(email))?.email).toBe(email)
+  })
+
+  it.each([
+    ['rename', 'name=a&name=b', /once/],
+    ['roll', 'grace=1h&grace=24h', /once/],
+    ['roll', 'grace=%ED%A0%80', /percent-encoding/],
+  ])('the %s form refuses %s, the key unchanged', async (action, body, message) => {
+    const client = new DashboardClient(t.app, nextAddress())
+    await client.signUp(uniqueEmail('keyaction'))
+    await client.createKey('unchanged')
+    const id = /data-key-id="([0-9a-f-]+)"/.exec((await client.get('/dashboard')).body)?.[1]
+    await client.get(`/dashboard/keys/${id}/${action}`)
+    const res = await client.postRaw(
+      `/dashboard/keys/${id}/${action}`,
+      `_csrf=${encodeURIComponent(client.csrf)}&${body}`,
+    )
+    expect(res.statusCode).toBe(400)
+    expect(res.body).toContain(`<form action="/dashboard/keys/${id}/${action}"`)
+    expect(res.body).toMatch(message)
+    const { rows } = await t.app.pg.query(
+      'SELECT name, expires_at, rolled_to FROM api_keys WHERE id = $1',
+      [id],
+    )
+    expect(rows).toEqual([{ name: 'unchanged', expires_at: null, rolled_to: null }])
+  })
+})

@@ -44,7 +44,22 @@ describe('operations', () => {
     expect(Object.keys(doc.paths['/api/v1/data'].post.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '413', '415', '429', '503']),
     )
+    const usage = doc.paths['/api/v1/usage'].get
+    expect(usage).toMatchObject({
+      operationId: 'getUsage',
+      tags: ['data'],
+      security: [{ bearerAuth: [] }],
+    })
+    expect(usage.parameters).toEqual([expect.objectContaining({ in: 'query', name: 'days' })])
+    expect(Object.keys(usage.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '429', '503']),
+    )
+    expect(usage.responses['200'].content['application/json'].schema.properties.days.items).toEqual(
+      { $ref: '#/components/schemas/UsageDay' },
+    )
+    expect(doc.paths['/api/v1/data'].get.operationId).toBe('getData')
     expect(doc.paths['/dashboard']).toBeUndefined()
+    expect(doc.paths['/dashboard/usage']).toBeUndefined()
     expect(doc.paths['/login']).toBeUndefined()
   })
 

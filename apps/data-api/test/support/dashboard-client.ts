@@ -85,13 +85,35 @@ export class DashboardClient {
   }
 
   /** Creates a key in the dashboard and returns it as the page shows it (once). */
-  async createKey(name = 'test key'): Promise<string> {
+  async createKey(name = 'test key', expires = 'never'): Promise<string> {
     await this.get('/dashboard')
-    const res = await this.post('/dashboard/keys', { name })
-    const key = /id="new-key" type="text" readonly value="(sk_[0-9A-Za-z]+)"/.exec(res.body)?.[1]
-    if (!key)
-      throw new Error(`no key on the page (status ${res.statusCode}): ${res.body.slice(0, 500)}`)
-    return key
+    return shownKey(await this.post('/dashboard/keys', { name, expires }))
+  }
+
+  /** Rolls a key (grace: none, 1h, 24h) and returns the new key as the page shows it. */
+  async roll(keyId: string, grace: string): Promise<string> {
+    await this.get(`/dashboard/keys/${keyId}/roll`)
+    return shownKey(await this.post(`/dashboard/keys/${keyId}/roll`, { grace }))
+  }
+
+  async rename(keyId: string, name: string) {
+    await this.get(`/dashboard/keys/${keyId}/rename`)
+    return this.post(`/dashboard/keys/${keyId}/rename`, { name })
+  }
+
+  async changePassword(current: string, password: string) {
+    await this.get('/dashboard/account')
+    return this.post('/dashboard/account/password', { current, password })
+  }
+
+  async changeEmail(email: string, password = 'correct horse battery staple') {
+    await this.get('/dashboard/account')
+    return this.post('/dashboard/account/email', { email, password })
+  }
+
+  async deleteAccount(confirm: string, password = 'correct horse battery staple') {
+    await this.get('/dashboard/account/delete')
+    return this.post('/dashboard/account/delete', { confirm, password })
   }
 
   async changePlan(plan: string) {
@@ -103,6 +125,14 @@ export class DashboardClient {
     await this.get(`/dashboard/keys/${keyId}/revoke`)
     return this.post(`/dashboard/keys/${keyId}/revoke`, {})
   }
+}
+
+/** The key a page shows once (after creation or a roll). */
+export function shownKey(res: LightMyRequestResponse): string {
+  const key = /id="new-key" type="text" readonly value="(sk_[0-9A-Za-z]+)"/.exec(res.body)?.[1]
+  if (!key)
+    throw new Error(`no key on the page (status ${res.statusCode}): ${res.body.slice(0, 500)}`)
+  return key
 }
 
 let counter = 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { nextUtcMidnight, utcDay } from '../../src/lib/clock.js'
-import { passwordProblem } from '../../src/lib/passwords.js'
+import { addDays, daysFrom, isDay, nextUtcMidnight, utcDay } from '../../src/lib/clock.js'
+import { passwordLengthProblem } from '../../src/lib/passwords.js'
 
 describe('UTC days', () => {
   it('names the UTC day and finds the next UTC midnight', () => {
@@ -11,18 +11,32 @@ describe('UTC days', () => {
     expect(utcDay(midnight)).toBe('2026-02-28')
     expect(nextUtcMidnight(midnight).toISOString()).toBe('2026-03-01T00:00:00.000Z')
   })
-})
 
-describe('password policy', () => {
-  it('accepts long, varied passwords', () => {
-    expect(passwordProblem('correct horse battery staple', 'a@example.com')).toBeUndefined()
+  it('counts days across months and leap years, and lists ranges', () => {
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29')
+    expect(addDays('2027-03-01', -1)).toBe('2027-02-28')
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01')
+    expect(daysFrom('2026-12-30', '2027-01-02')).toEqual([
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+      '2027-01-02',
+    ])
+    expect(daysFrom('2026-01-02', '2026-01-01')).toEqual([])
   })
 
-  it('explains what is wrong', () => {
-    expect(passwordProblem('short', 'a@example.com')).toMatch(/at least 10/)
-    expect(passwordProblem('x'.repeat(201), 'a@example.com')).toMatch(/at most 200/)
-    expect(passwordProblem('aaaaaaaaaaaa', 'a@example.com')).toMatch(/different characters/)
-    expect(passwordProblem('Password123', 'a@example.com')).toMatch(/too common/)
-    expect(passwordProblem('johnsmith99!', 'johnsmith@example.com')).toMatch(/e-mail/)
+  it('accepts only real calendar days written YYYY-MM-DD', () => {
+    expect(isDay('2028-02-29')).toBe(true)
+    for (const text of ['2027-02-29', '2026-13-01', '2026-1-01', '2026-01-01T00:00', 'today', '']) {
+      expect(isDay(text), text).toBe(false)
+    }
+  })
+})
+
+describe('password length', () => {
+  it('keeps the minimum and maximum lengths', () => {
+    expect(passwordLengthProblem('correct horse battery staple')).toBeUndefined()
+    expect(passwordLengthProblem('short')).toMatch(/at least 10/)
+    expect(passwordLengthProblem('x'.repeat(201))).toMatch(/at most 200/)
   })
 })

@@ -25,6 +25,7 @@ const TITLES: Record<ProblemCode, string> = {
   INVALID_REQUEST: 'Invalid request',
   UNKNOWN_FEATURE: 'Unknown feature',
   UNAUTHORIZED: 'Unauthorized',
+  KEY_EXPIRED: 'API key expired',
   FEATURE_NOT_IN_PLAN: 'Feature not in plan',
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'Not found',

@@ -3,15 +3,16 @@ import { PLANS, type Plan } from '@repo/contracts'
 import { HttpProblem, textProblem } from '@repo/service-kit'
 import { EmailTakenError } from '../../lib/accounts.js'
 import { emailProblem, normalizeEmail } from '../../lib/email.js'
-import { LoginThrottle } from '../../lib/login-throttle.js'
-import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.js'
-import { WindowCounter } from '../../lib/window-counter.js'
+import type { LoginThrottle } from '../../lib/login-throttle.js'
+import { weakPassword } from '../../lib/password-strength.js'
+import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import { endSession, startSession } from '../../plugins/sessions.js'
 import { formSchema, pageSchema, renderPage } from './page.js'
 
 export interface AuthPagesOptions {
   perAddress: number
-  perAccount: number
+  /** Log-in attempts per account (shared with the account settings' password checks). */
+  loginThrottle: LoginThrottle
 }
 
 /** The fields of the sign-up and log-in forms (checked before anything else reads them). */
@@ -20,7 +21,8 @@ const CREDENTIALS = {
   password: { maxLength: 1000, label: 'The password' },
   plan: { maxLength: 20, label: 'The plan' },
 }
-const WINDOW = 15 * 60 * 1000
+/** The window of the sign-up, log-in and per-account throttles. */
+export const AUTH_WINDOW_MS = 15 * 60 * 1000
 
 interface Credentials {
   email?: string
@@ -37,14 +39,11 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
   const perAddress = {
     rateLimit: {
       max: opts.perAddress,
-      timeWindow: WINDOW,
+      timeWindow: AUTH_WINDOW_MS,
       errorResponseBuilder: () => tooMany('attempts from your address'),
     },
   }
-  const loginThrottle = new LoginThrottle(
-    new WindowCounter(fastify.redis, fastify.redisState, 'login-attempts:', WINDOW / 1000),
-    opts.perAccount,
-  )
+  const loginThrottle = opts.loginThrottle
 
   fastify.get('/signup', { schema: pageSchema('Sign-up form') }, async (request, reply) =>
     renderPage(request, reply, 'signup', { title: 'Sign up' }),
@@ -76,10 +75,15 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
       const badEmail = emailProblem(email)
       if (badEmail) return again(badEmail, 400, { email, plan })
       if (!PLANS.includes(plan)) return again('Choose one of the plans.', 400, { email })
-      const weak = passwordProblem(password, email)
-      if (weak) return again(`That password is too weak. ${weak}`, 400, { email, plan })
+      const weak = await weakPassword(fastify.passwordStrength, password, email)
+      if (weak) return again(weak.message, 400, { email, plan, suggestions: weak.suggestions })
       try {
-        const user = await fastify.accounts.create(email, await hashPassword(password), plan)
+        const user = await fastify.accounts.create(
+          email,
+          await hashPassword(password),
+          plan,
+          request.ip,
+        )
         await startSession(
           request,
           reply,
@@ -123,8 +127,13 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
       const user = email ? await fastify.accounts.findByEmail(email) : undefined
       // Verify even for unknown addresses: the answer takes as long either way.
       const valid = await verifyPassword(user?.password_hash, form.password ?? '')
-      if (!user || !valid) return again('Wrong e-mail or password.', 401, email)
+      if (!user || !valid) {
+        // The account's holder sees failed attempts in their activity log.
+        if (user) await fastify.accountEvents.record(user.id, 'sign_in_failed', request.ip)
+        return again('Wrong e-mail or password.', 401, email)
+      }
       await loginThrottle.succeeded(email)
+      await fastify.accountEvents.record(user.id, 'signed_in', request.ip)
       await startSession(request, reply, user.id)
       return reply.redirect('/dashboard', 303)
     },

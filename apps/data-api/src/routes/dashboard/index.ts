@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { LoginThrottle } from '../../lib/login-throttle.js'
 import { sessionSecret } from '../../lib/session-secret.js'
+import { WindowCounter } from '../../lib/window-counter.js'
 import sessions, { type CookieSecureMode, sessionToken } from '../../plugins/sessions.js'
 import accountPages from './account-pages.js'
-import authPages from './auth-pages.js'
+import authPages, { AUTH_WINDOW_MS } from './auth-pages.js'
 import { renderPage } from './page.js'
 
 export interface DashboardOptions {
@@ -27,11 +29,13 @@ const dashboard: FastifyPluginAsyncTypebox<DashboardOptions> = async (fastify, o
     if (sessionToken(request)) return reply.redirect('/dashboard', 303)
     return renderPage(request, reply, 'home', { title: 'Welcome' })
   })
-  await fastify.register(authPages, {
-    perAddress: opts.authPerAddress,
-    perAccount: opts.authPerAccount,
-  })
-  await fastify.register(accountPages)
+  // Failed log-ins per account, also counting wrong passwords typed in the account settings.
+  const loginThrottle = new LoginThrottle(
+    new WindowCounter(fastify.redis, fastify.redisState, 'login-attempts:', AUTH_WINDOW_MS / 1000),
+    opts.authPerAccount,
+  )
+  await fastify.register(authPages, { perAddress: opts.authPerAddress, loginThrottle })
+  await fastify.register(accountPages, { loginThrottle })
 }
 
 export default dashboard
