@@ -18,11 +18,12 @@
  * Environment: QUOTES_PORT, DATA_API_PORT (default 3000, 3001), HEALTH_TIMEOUT (s, default 240).
  */
 import { checkImages, gracefulStop, runE2e, smokeChecks } from './compose/checks.js'
-import { Compose, ensureEngine, ROOT } from './lib/compose.js'
+import { Compose, ROOT } from './lib/compose.js'
 import { exec } from './lib/exec.js'
 import { waitHealthy } from './lib/health.js'
 import { accountWithKeys, keyInfo } from './lib/http.js'
 import { check, Run, secs } from './lib/run.js'
+import { openStack } from './lib/stack.js'
 
 const FLAGS = ['--clean', '--no-cache', '--keep-up']
 const args = process.argv.slice(2)
@@ -67,15 +68,9 @@ async function upAndHealthy(label: string, services: string[]): Promise<void> {
 
 await run.main(
   async () => {
-    run.log(`engine: ${await ensureEngine((m) => run.log(m))}; compose ${await compose.version()}`)
-    const services = await compose.services()
+    const services = await openStack(run, compose, { keepUp, deleteVolumes: clean })
 
     await run.step('clean start', async () => {
-      run.onCleanUp(async () => {
-        if (keepUp) return run.log('--keep-up: the stack is left running')
-        await compose.down(clean)
-        run.log(`stack down${clean ? ', volumes deleted' : ', volumes kept'}`)
-      })
       await compose.down(true)
       const t0 = performance.now()
       await compose.ok(['build', ...(noCache ? ['--no-cache'] : [])], 1_800_000)

@@ -15,9 +15,9 @@
  * Environment: QUOTES_PORT, DATA_API_PORT, HAPROXY_STATS_PORT (default 3000, 3001, 8404),
  *   HEALTH_TIMEOUT (s, default 300).
  */
-import { ensureEngine } from './lib/compose.js'
 import { waitHealthy } from './lib/health.js'
 import { Run, secs } from './lib/run.js'
+import { openStack } from './lib/stack.js'
 import { waitAllUp } from './scale/haproxy.js'
 import { pgbouncerRestart } from './scale/pgbouncer.js'
 import { exactQuota } from './scale/quota.js'
@@ -45,15 +45,9 @@ const compose = scaleCompose()
 await run.main(
   async () => {
     await checkWrk()
-    run.log(`engine: ${await ensureEngine((m) => run.log(m))}; compose ${await compose.version()}`)
-    const services = await compose.services()
+    const services = await openStack(run, compose, { keepUp, deleteVolumes: true })
 
     await run.step('clean start of the scale stack', async () => {
-      run.onCleanUp(async () => {
-        if (keepUp) return run.log('--keep-up: the stack is left running')
-        await compose.down(true)
-        run.log('stack down, volumes deleted')
-      })
       await compose.down(true)
       const t0 = performance.now()
       await compose.ok(['build'], 1_800_000)
