@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { type Answer, http } from './client.js'
 import { DATA_API_URL } from './env.js'
-import { type Answer, http } from './http.js'
 
 /** The password every e2e account uses: long, and on no list of common passwords. */
 export const PASSWORD = 'e2e correct horse battery staple'
