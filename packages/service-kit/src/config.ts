@@ -59,6 +59,8 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
     PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
     /** Event-loop delay (ms) past which new requests get 503 and /ready says unavailable. */
     MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
+    /** How long each /ready check (Postgres, Redis, load) may take before it counts as down. */
+    READY_CHECK_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 1_000 }),
     /** Share of the V8 heap limit past which new requests get 503 and /ready says unavailable. */
     MAX_HEAP_USED_RATIO: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.9 }),
     /**

@@ -8,8 +8,9 @@ import type { FeatureTask } from './worker.js'
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
  * "Heavy and hostile input"). The options are validated here, on the calling thread, before
  * anything is queued; a worker only runs the pure feature function. The pool holds one thread
- * per core unless told otherwise and a bounded queue; a call that takes longer than its budget
- * (counted from the call, queue wait included) is cancelled: piscina terminates the worker
+ * per core unless told otherwise and a bounded queue; a call that runs longer than its budget
+ * (counted from when a worker starts it; a call that waits a whole budget for a busy pool is
+ * refused as overloaded) is cancelled: piscina terminates the worker
  * running it and starts a fresh one, so later calls still find a full pool.
  */
 
@@ -59,6 +60,10 @@ const WORKER = new URL(
   import.meta.url,
 )
 
+/** How long a call given a free thread may wait for that thread to boot; then it is overloaded. */
+const STARTUP_LIMIT_MS = 60_000
+const STARTUP_POLL_MS = 50
+
 const PISCINA_FULL = /^(?:Task queue is at limit|No task queue available)/
 
 export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
@@ -92,11 +97,20 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       )
     }
     Atomics.store(startedAt, slot, 0n)
+    // A call that found a thread free is not waiting for one while that thread boots (a worker
+    // replacing a cancelled one loads its modules first, seconds on a loaded machine): its
+    // budget starts when it starts, within STARTUP_LIMIT_MS.
+    const hadFreeThread = pending < threads
+    const calledAt = Date.now()
     const controller = new AbortController()
     let expired: 'waiting' | 'running' | undefined
     let timer: NodeJS.Timeout
     const check = () => {
       const started = Number(Atomics.load(startedAt, slot))
+      if (started === 0 && hadFreeThread && Date.now() - calledAt < STARTUP_LIMIT_MS) {
+        timer = setTimeout(check, STARTUP_POLL_MS)
+        return
+      }
       const ranMs = started === 0 ? 0 : Date.now() - started
       if (started === 0 || ranMs >= opts.timeoutMs) {
         expired = started === 0 ? 'waiting' : 'running'

@@ -42,6 +42,7 @@ export class PasswordStrength {
       maxThreads: 1,
       idleTimeout: this.opts.idleTimeoutMs ?? 60_000,
     })
+    await this.started(this.pool)
     try {
       return await this.pool.run(
         { password, userInputs },
@@ -53,6 +54,21 @@ export class PasswordStrength {
       }
       throw error
     }
+  }
+
+  private starting: Promise<unknown> | undefined
+
+  /**
+   * The worker (started at the first check, again after it idled out) has loaded the
+   * dictionaries: the time budget is for judging a password, not for a slow start on a busy
+   * machine, which would otherwise tell the user to pick a simpler password.
+   */
+  private async started(pool: Piscina<StrengthTask, Strength>): Promise<void> {
+    if (pool.threads.length > 0 && !this.starting) return
+    this.starting ??= pool.run({ password: 'warm-up', userInputs: [] }).finally(() => {
+      this.starting = undefined
+    })
+    await this.starting
   }
 
   async close(): Promise<void> {

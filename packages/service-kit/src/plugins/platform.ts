@@ -56,6 +56,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     maxHeapUsedRatio: config.MAX_HEAP_USED_RATIO,
   })
   await fastify.register(healthPlugin, {
+    timeoutMs: config.READY_CHECK_TIMEOUT_MS,
     checks: {
       // Under pressure (event loop lagging, heap near its limit), the instance takes no new work.
       load: {

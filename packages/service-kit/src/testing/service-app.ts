@@ -63,6 +63,9 @@ export async function createServiceTestApp<C extends BaseConfig, O = object>(
     // Tests share their process (and a busy machine) with the app: a lag there says nothing about
     // the app. The pressure check itself is tested on its own (pressure.test.ts).
     MAX_EVENT_LOOP_DELAY_MS: '60000',
+    // Likewise a check that takes over a second on a loaded machine is not a dependency down (a
+    // stopped Postgres or Redis refuses connections at once).
+    READY_CHECK_TIMEOUT_MS: '10000',
     ...opts.env,
   })
   // The URL server.ts migrates with: past the pooler when DATABASE_DIRECT_URL is set.
