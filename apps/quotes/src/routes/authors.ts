@@ -9,7 +9,7 @@ import {
 } from '@repo/contracts'
 import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { AuthorEntry } from '../lib/catalog.js'
-import { sendPaged } from '../lib/paged-response.js'
+import { pagingMembers, sendPaged } from '../lib/paged-response.js'
 import { clampLimit, pageInfo } from '../lib/pagination.js'
 import { quoteItem } from '../lib/stored-quote.js'
 import { negotiated, notModified, problem } from './schemas.js'
@@ -69,16 +69,11 @@ const authorRoutes: FastifyPluginAsyncTypebox<AuthorRoutesOptions> = async (fast
         const info = pageInfo(authors.length, request.query.page ?? 1, limit)
         const results = authors.slice(info.offset, info.offset + limit)
         const page = (): AuthorsResponse => ({
-          current_page: info.current_page,
-          limit,
-          next_page: info.next_page,
-          previous_page: info.previous_page,
+          ...pagingMembers(info),
           results: results.map(authorJson),
           search_term: term,
           sort,
-          status: 200,
           total_authors: authors.length,
-          total_pages: info.total_pages,
         })
         return sendPaged(request, reply, cacheControl, {
           info,
@@ -126,14 +121,9 @@ const authorRoutes: FastifyPluginAsyncTypebox<AuthorRoutesOptions> = async (fast
         const quotes = await quoteStore.getMany(nums.subarray(info.offset, info.offset + limit))
         const page = (): AuthorResponse => ({
           author: authorJson(author),
-          current_page: info.current_page,
-          limit,
-          next_page: info.next_page,
-          previous_page: info.previous_page,
+          ...pagingMembers(info),
           results: quotes.map(quoteItem),
-          status: 200,
           total_quotes: nums.length,
-          total_pages: info.total_pages,
         })
         return sendPaged(request, reply, cacheControl, {
           info,
