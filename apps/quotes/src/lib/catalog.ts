@@ -93,20 +93,23 @@ export class Catalog {
   ) {}
 
   async load(): Promise<void> {
-    const [byAuthor, byTag, byLength, authors, tags] = await Promise.all([
-      loadIndex(this.pool, 'SELECT author_id, length, num FROM quotes WHERE author_id IS NOT NULL'),
-      loadIndex(
-        this.pool,
-        'SELECT t.tag_id, q.length, q.num FROM quote_tags t JOIN quotes q USING (num)',
-      ),
-      loadIndex(this.pool, 'SELECT 0, length, num FROM quotes'),
-      this.pool.query<{ id: number; slug: string; name: string }>(
-        'SELECT id, slug, name FROM authors',
-      ),
-      this.pool.query<{ id: number; slug: string; name: string }>(
-        'SELECT id, slug, name FROM tags',
-      ),
-    ])
+    // One index after the other: each passes through a few tens of MB of parsed arrays at a
+    // million quotes, which should not pile up.
+    const byAuthor = await loadIndex(
+      this.pool,
+      'SELECT author_id, length, num FROM quotes WHERE author_id IS NOT NULL',
+    )
+    const byTag = await loadIndex(
+      this.pool,
+      'SELECT t.tag_id, q.length, q.num FROM quote_tags t JOIN quotes q USING (num)',
+    )
+    const byLength = await loadIndex(this.pool, 'SELECT 0, length, num FROM quotes')
+    const authors = await this.pool.query<{ id: number; slug: string; name: string }>(
+      'SELECT id, slug, name FROM authors',
+    )
+    const tags = await this.pool.query<{ id: number; slug: string; name: string }>(
+      'SELECT id, slug, name FROM tags',
+    )
     const authorEntries = authors.rows
       .map((row) => ({ ...row, folded: fold(row.name), count: byAuthor.count(row.id) }))
       .filter((author) => author.count > 0)
