@@ -133,6 +133,23 @@ export class Catalog {
     this.version += 1
   }
 
+  private first: Promise<void> | undefined
+
+  /**
+   * Resolves once the catalog has been loaded (at once afterwards). The first load starts on the
+   * first call (the plugin makes it at start-up, in the background: at a million quotes it takes
+   * seconds, which must not hold the server's start); a failed first load is tried again by the
+   * next call.
+   */
+  whenReady(): Promise<void> {
+    if (this.version > 0) return Promise.resolve()
+    this.first ??= this.load().catch((error: unknown) => {
+      this.first = undefined
+      throw error
+    })
+    return this.first
+  }
+
   /** Starts a background reload when the catalog is older than refreshMs. */
   maybeRefresh(): void {
     if (this.refreshing || Date.now() - this.loadedAt < this.refreshMs) return

@@ -67,6 +67,7 @@ export async function sendFilteredRandom(
       throw new HttpProblem('INVALID_REQUEST', 'minLength must not be greater than maxLength.')
     }
   }
+  await request.server.catalog.whenReady()
   const filter = toFilter(request, query)
   const num = filter && request.server.catalog.pick(filter)
   const quote = num === undefined ? undefined : await request.server.quoteStore.getByNum(num)

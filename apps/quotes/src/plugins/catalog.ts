@@ -12,11 +12,19 @@ export interface CatalogPluginOptions {
   refreshMs: number
 }
 
-/** Authors, tags and the filtered-random indexes, loaded before the first request. */
+/** Authors, tags and the filtered-random indexes (see Catalog). */
 const catalogPlugin: FastifyPluginAsync<CatalogPluginOptions> = async (fastify, opts) => {
   const catalog = new Catalog(fastify.pg, opts.refreshMs)
-  await catalog.load()
   fastify.decorate('catalog', catalog)
+  // Loaded in the background once the server is ready; routes await catalog.whenReady().
+  fastify.addHook('onReady', async () => {
+    const started = Date.now()
+    catalog.whenReady().then(
+      () => fastify.log.info({ ms: Date.now() - started }, 'catalog loaded'),
+      (error: unknown) =>
+        fastify.log.warn({ err: error }, 'catalog not loaded yet: retried on use'),
+    )
+  })
 }
 
 export default fp(catalogPlugin, {

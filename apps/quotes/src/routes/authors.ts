@@ -59,9 +59,10 @@ const authorRoutes: FastifyPluginAsyncTypebox<AuthorRoutesOptions> = async (fast
           },
         },
       },
-      (request, reply) => {
+      async (request, reply) => {
         const invalid = textProblem(request.query, { term: { maxLength: 200 } })
         if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
+        await catalog.whenReady()
         const term = request.query.term ?? ''
         const sort = request.query.sort ?? 'name'
         const limit = clampLimit(request.query.limit)
@@ -111,6 +112,7 @@ const authorRoutes: FastifyPluginAsyncTypebox<AuthorRoutesOptions> = async (fast
         },
       },
       async (request, reply) => {
+        await catalog.whenReady()
         const author = catalog.author(request.params.slug)
         if (!author) {
           throw new HttpProblem('NOT_FOUND', `No author has the slug ${request.params.slug}.`)

@@ -31,7 +31,8 @@ const tagRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = asy
           },
         },
       },
-      (request, reply) => {
+      async (request, reply) => {
+        await fastify.catalog.whenReady()
         const tags = fastify.catalog.tags()
         reply.header('cache-control', cacheControl).header('vary', 'Accept')
         const format = negotiate(request.headers.accept)
