@@ -33,15 +33,42 @@ export function fold(text: string): string {
 const byName = (a: { name: string }, b: { name: string }) =>
   a.name.localeCompare(b.name, 'en') || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
-/** (group, length, num) triples in index order; the sort is checked, not assumed. */
+/** `1,22,333` → Int32Array [1, 22, 333], without an intermediate array of a million numbers. */
+export function parseIntList(text: string | null): Int32Array {
+  if (!text) return new Int32Array(0)
+  let count = 1
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 44) count += 1
+  const out = new Int32Array(count)
+  let value = 0
+  let at = 0
+  let negative = false
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    if (c === 44) {
+      out[at++] = negative ? -value : value
+      value = 0
+      negative = false
+    } else if (c === 45) negative = true
+    else value = value * 10 + (c - 48)
+  }
+  out[at] = negative ? -value : value
+  return out
+}
+
+/**
+ * (group, length, num) triples in index order; the sort is checked, not assumed. Each column
+ * comes as one comma-separated string (a few MB at a million quotes) parsed straight into an
+ * Int32Array: parsing a Postgres array builds a JS array of numbers, several times larger.
+ */
 async function loadIndex(pool: pg.Pool, rowsSql: string): Promise<GroupIndex> {
-  const { rows } = await pool.query<{ g: number[] | null; l: number[] | null; n: number[] | null }>(
-    `SELECT array_agg(g) AS g, array_agg(l) AS l, array_agg(n) AS n
+  const { rows } = await pool.query<{ g: string | null; l: string | null; n: string | null }>(
+    `SELECT string_agg(g::text, ',') AS g, string_agg(l::text, ',') AS l,
+            string_agg(n::text, ',') AS n
        FROM (${rowsSql} ORDER BY 1, 2, 3) AS s(g, l, n)`,
   )
-  const g = rows[0]?.g ?? []
-  const l = rows[0]?.l ?? []
-  const n = rows[0]?.n ?? []
+  const g = parseIntList(rows[0]?.g ?? null)
+  const l = parseIntList(rows[0]?.l ?? null)
+  const n = parseIntList(rows[0]?.n ?? null)
   const after = (i: number, j: number) =>
     (g[i] as number) - (g[j] as number) ||
     (l[i] as number) - (l[j] as number) ||

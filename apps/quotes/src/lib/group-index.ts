@@ -26,7 +26,9 @@ export class GroupIndex {
     for (let g = 1; g < starts.length; g += 1) {
       starts[g] = (starts[g] as number) + (starts[g - 1] as number)
     }
-    return new GroupIndex(starts, Int32Array.from(lens), Int32Array.from(nums))
+    const own = (values: ArrayLike<number>) =>
+      values instanceof Int32Array ? values : Int32Array.from(values)
+    return new GroupIndex(starts, own(lens), own(nums))
   }
 
   get size(): number {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { parseIntList } from '../../src/lib/catalog.js'
 import { GroupIndex } from '../../src/lib/group-index.js'
 import { highlight } from '../../src/lib/highlight.js'
 import { pagingLinkHeader } from '../../src/lib/link-header.js'
@@ -104,5 +105,14 @@ describe('synthetic quotes', () => {
     )
     const tags = new Set(Array.from({ length: 50 }, () => next().tags.join()))
     expect(tags).toEqual(new Set(['Love', '']))
+  })
+})
+
+describe('parseIntList', () => {
+  it('reads comma-separated integers', () => {
+    expect([...parseIntList('1,22,333,0,-4')]).toEqual([1, 22, 333, 0, -4])
+    expect([...parseIntList('7')]).toEqual([7])
+    expect(parseIntList(null)).toHaveLength(0)
+    expect(parseIntList('')).toHaveLength(0)
   })
 })
