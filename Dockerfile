@@ -51,11 +51,12 @@ RUN pnpm deploy --config.inject-workspace-packages=true --offline --filter "@rep
  && find /out/node_modules -type d -path '*/prebuilds/*' -prune ! -name "linux-$(node -p process.arch)*" \
       -exec rm -rf {} +
 # What the runtime needs, nothing else (the deployed copy also holds src/, test/, configs):
-# the build, the migrations, the templates and assets, and quotes' corpus (data/).
+# the build, the migrations, the templates and assets, and quotes' corpus (data/) and share-card
+# font (assets/).
 RUN mkdir /app \
  && cd /out \
  && mv package.json node_modules dist migrations views public /app/ \
- && if [ "$APP" = quotes ]; then test -f data/quotes.json && mv data /app/; fi
+ && if [ "$APP" = quotes ]; then test -f data/quotes.json && test -f assets/fonts/DejaVuSerif.ttf && mv data assets /app/; fi
 
 # ---------------------------------------------------------------- runtime
 FROM node:24-bookworm-slim

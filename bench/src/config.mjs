@@ -45,6 +45,8 @@ export const settings = {
   coldP99Ms: 20,
   /** p99 ceiling of the 1-2 character terms at scale ("fast"; no SPEC.md figure). */
   shortP99Ms: 50,
+  /** p99 ceiling of the filtered random quote and author pages at scale (issue 12: "fast"). */
+  catalogP99Ms: 20,
   /** p99 ceiling of /health while the heavy requests run (SPEC.md section 5). */
   healthP99Ms: 50,
 }

@@ -27,8 +27,8 @@ export async function recreateDatabase(name) {
 }
 
 /**
- * What a quotes database holds: { synthetic, seed, index } (counts of quotes by origin, and
- * whether the trigram search index exists), or undefined when the database or table is missing.
+ * What a quotes database holds: { synthetic, seed, index, catalog } (counts of quotes by origin,
+ * whether the trigram search index exists, whether every quote has its author), or undefined when the database or table is missing.
  */
 export async function quotesInventory(name) {
   const exists = await withClient('postgres', (client) =>
@@ -44,6 +44,12 @@ export async function quotesInventory(name) {
               EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'quotes_search_text_trgm') AS index
          FROM quotes`,
     )
-    return rows[0]
+    // Authors and tags (migration 20) filled for every quote, synthetic ones included.
+    const tables = await client.query("SELECT to_regclass('public.quote_tags') AS t")
+    const catalog =
+      tables.rows[0].t !== null &&
+      (await client.query('SELECT NOT EXISTS (SELECT 1 FROM quotes WHERE author_id IS NULL) AS ok'))
+        .rows[0].ok
+    return { ...rows[0], catalog }
   })
 }

@@ -4,6 +4,7 @@
 // /ready at that scale. The database is kept between runs (loading takes about a minute).
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { authorPageRequests, filteredRandomRequests } from './catalog-requests.mjs'
 import { databaseUrl, paths, settings } from './config.mjs'
 import { quotesInventory, recreateDatabase } from './database.mjs'
 import { sampleRss } from './proc.mjs'
@@ -12,17 +13,33 @@ import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
 import { coldTerms, shortTerms } from './terms.mjs'
 
-export const SCALE_DATABASE = 'bench_quotes_scale'
+export const SCALE_DATABASE = process.env.BENCH_SCALE_DATABASE || 'bench_quotes_scale'
 const SEARCH_TIMEOUT_MS = 60_000
 const PASSES = [
-  { name: 'scale/cold-search', termsOf: coldTerms, p99Ms: settings.coldP99Ms },
-  { name: 'scale/short-terms', termsOf: shortTerms, p99Ms: settings.shortP99Ms },
+  { name: 'scale/cold-search', termsOf: () => coldTerms(), p99Ms: settings.coldP99Ms },
+  { name: 'scale/short-terms', termsOf: () => shortTerms(), p99Ms: settings.shortP99Ms },
+  {
+    name: 'scale/filtered-random',
+    termsOf: (service) => filteredRandomRequests(service),
+    p99Ms: settings.catalogP99Ms,
+  },
+  {
+    name: 'scale/author-pages',
+    termsOf: (service) => authorPageRequests(service),
+    p99Ms: settings.catalogP99Ms,
+  },
 ]
 
 /** Makes sure SCALE_DATABASE holds exactly `n` synthetic quotes (and its index), else reloads. */
 async function ensureCorpus(n, progress) {
   const inventory = await quotesInventory(SCALE_DATABASE)
-  if (inventory && inventory.synthetic === n && inventory.seed > 0 && inventory.index) {
+  if (
+    inventory &&
+    inventory.synthetic === n &&
+    inventory.seed > 0 &&
+    inventory.index &&
+    inventory.catalog
+  ) {
     progress(`scale: ${SCALE_DATABASE} already holds ${n} synthetic quotes: kept`)
     return { reused: true, inventory }
   }
@@ -43,18 +60,24 @@ async function ensureCorpus(n, progress) {
   return { reused: false, loadSeconds, inventory: await quotesInventory(SCALE_DATABASE) }
 }
 
-/** One search, JSON; resolves to { term, kind, status, ms, matches }. */
-async function search(url, { term, kind }) {
+/**
+ * One request, JSON: a search for `term`, or `path` when given (404 counts as an answer when
+ * `allow404`: a filter nothing matches); resolves to { term, kind, status, ms, matches }.
+ */
+async function search(url, { term, kind, path, allow404 }) {
   const started = performance.now()
   try {
-    const response = await fetch(`${url}/api/search?term=${encodeURIComponent(term)}`, {
+    const target = path ?? `/api/search?term=${encodeURIComponent(term)}`
+    const response = await fetch(`${url}${target}`, {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(SEARCH_TIMEOUT_MS),
     })
     const text = await response.text()
     const ms = performance.now() - started
-    const matches = response.ok ? JSON.parse(text).total_quotes : undefined
-    return { term, kind, status: response.status, ms, matches }
+    const body = response.ok ? JSON.parse(text) : undefined
+    const matches = body?.total_quotes ?? body?.total_authors ?? body?.id
+    const status = allow404 && response.status === 404 ? 200 : response.status
+    return { term, kind, status, ms, matches }
   } catch (error) {
     return { term, kind, status: error.name, ms: performance.now() - started }
   }
@@ -107,7 +130,7 @@ export async function runScale({ selected, progress }) {
   try {
     const passes = []
     for (const { name, termsOf, p99Ms } of PASSES.filter((p) => selected.has(p.name))) {
-      passes.push(await pass(service, { name, terms: await termsOf(), p99Ms, progress }))
+      passes.push(await pass(service, { name, terms: await termsOf(service), p99Ms, progress }))
     }
     const memory = rss.stop()
     return {

@@ -2,7 +2,7 @@
 //   1. quotable-data's quotes.json (MIT), kept whole, and
 //   2. Debian's `fortunes` + `fortunes-min` packages (BSD), attributed entries only.
 // Run: npx tsx apps/quotes/scripts/build-corpus.ts   (needs apt-get + dpkg-deb, i.e. Debian/Ubuntu)
-// Env: QUOTABLE_DIR (default /work/shared/data/quotable); FORTUNES_DEB_DIR to use .deb files
+// Env: QUOTABLE_DIR (default data/sources/quotable, vendored in the repository); FORTUNES_DEB_DIR to use .deb files
 // already on disk instead of `apt-get download`.
 // Re-running is safe: ids of unchanged (quote, author) pairs are reused, see assignIds().
 
@@ -22,13 +22,14 @@ import { dirname, join, relative, resolve } from 'node:path'
 import * as parse from './fortune-parse.js'
 
 type Source = 'quotable' | 'fortunes'
-type Quote = { id: string; quote: string; author: string; source: Source }
+// `tags`: quotable's tag names as published; fortunes have none.
+type Quote = { id: string; quote: string; author: string; source: Source; tags: string[] }
 type Candidate = Omit<Quote, 'id'>
 
 const APP_DIR = resolve(import.meta.dirname, '..')
 const OUT_JSON = join(APP_DIR, 'data', 'quotes.json')
 const OUT_LICENSES = join(APP_DIR, 'data', 'LICENSES.md')
-const QUOTABLE_DIR = process.env.QUOTABLE_DIR ?? '/work/shared/data/quotable'
+const QUOTABLE_DIR = process.env.QUOTABLE_DIR ?? join(APP_DIR, 'data', 'sources', 'quotable')
 const PACKAGES = ['fortunes', 'fortunes-min'] // also the first-run id order of the fortunes
 const FORTUNE_DIR = 'usr/share/games/fortunes'
 
@@ -137,7 +138,14 @@ function readFortunes(debs: { pkg: string; root: string }[], stats: FileStats): 
       for (const raw of parse.splitEntries(parse.decodeText(readFileSync(path)).text)) {
         const result = excluded ? `excluded file: ${excluded}` : judge(raw)
         if (typeof result === 'string') bump(stats, file, result)
-        else out.push({ ...result, source: 'fortunes', file, chars: [...result.quote].length })
+        else
+          out.push({
+            ...result,
+            source: 'fortunes',
+            tags: [],
+            file,
+            chars: [...result.quote].length,
+          })
       }
     }
   }
@@ -196,7 +204,7 @@ function assignIds(candidates: Candidate[]): { quotes: Quote[]; added: number; r
       n = ++max
       added++
     }
-    return { id: `q${n}`, quote: c.quote, author: c.author, source: c.source }
+    return { id: `q${n}`, quote: c.quote, author: c.author, source: c.source, tags: c.tags }
   })
   const used = new Set(quotes.map((q) => q.id))
   const retired = previous.map((q) => q.id).filter((id) => !used.has(id))
@@ -232,7 +240,9 @@ edit it by hand. It combines two sources, marked per quote in the \`source\` fie
 | \`quotable\` | \`quotes.json\` of quotable-data 0.3.7 (the data of the open-source quotable API, by Luke Peavey) | ${counts.quotable} | MIT |
 | \`fortunes\` | the fortune cookie files of Debian's ${versions} packages (BSD fortune(6) database) | ${counts.fortunes} | BSD, see below |
 
-How the file was made: all quotable quotes were kept as they are (whitespace trimmed); from the
+The quotable source is vendored in \`sources/quotable/\` (its quotes, tags and MIT licence).
+How the file was made: all quotable quotes were kept as they are (whitespace trimmed) with their
+tags (fortunes have none: \`tags\` is \`[]\`); from the
 fortune files only entries ending in an attribution (\`-- Name\`) were kept, split into quote and
 author (the person's name, without the work cited after it), with chat logs, dialogues, riddles,
 ASCII art, entries longer than ${maxChars} characters, attributions that are not a person's name,
@@ -261,11 +271,17 @@ function main(): void {
       _id: string
       content: string
       author: string
+      tags?: string[]
     }[]
     // First-run order: quotable by _id (code-unit order, locale-independent), then fortunes.
     const quotable: Candidate[] = [...raw]
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
-      .map((q) => ({ quote: q.content.trim(), author: q.author.trim(), source: 'quotable' }))
+      .map((q) => ({
+        quote: q.content.trim(),
+        author: q.author.trim(),
+        source: 'quotable',
+        tags: [...new Set((q.tags ?? []).map((t) => t.trim()).filter(Boolean))],
+      }))
     const baseStats: FileStats = new Map()
     const fortunes = readFortunes(debs, baseStats)
     // The length limit is loosened only if the strict one leaves fewer than MIN_TOTAL quotes.
@@ -283,7 +299,7 @@ function main(): void {
 
     const { quotes, added, retired } = assignIds([
       ...quotable,
-      ...kept.map(({ quote, author, source }) => ({ quote, author, source })),
+      ...kept.map(({ quote, author, source, tags }) => ({ quote, author, source, tags })),
     ])
     mkdirSync(dirname(OUT_JSON), { recursive: true })
     writeFileSync(OUT_JSON, `[\n${quotes.map((q) => JSON.stringify(q)).join(',\n')}\n]\n`)

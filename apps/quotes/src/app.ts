@@ -3,14 +3,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { platformPlugin } from '@repo/service-kit'
 import type { QuotesConfig } from './config.js'
 import { paths } from './paths.js'
+import catalog from './plugins/catalog.js'
 import fairUse from './plugins/fair-use.js'
 import negotiatedProblems from './plugins/negotiated-problems.js'
 import publicCors from './plugins/public-cors.js'
+import publicUrl from './plugins/public-url.js'
 import quoteStore from './plugins/quote-store.js'
+import authorRoutes from './routes/authors.js'
+import cardRoutes from './routes/cards.js'
 import quoteRoutes from './routes/quotes.js'
+import tagRoutes from './routes/tags.js'
+import todayRoutes from './routes/today.js'
 
 export interface AppOptions {
   config: QuotesConfig
+  /** The clock of the quote of the day (tests move it). */
+  now?: () => Date
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -32,7 +40,16 @@ requests a minute. Nothing is refused for a missing User-Agent. A hard ceiling p
 (1,000 a minute by default) answers 429 with \`Retry-After\` and \`X-RateLimit-*\` headers.
 CORS is open to every origin for GET.
 
-**Caching.** Quotes by id and search pages carry \`Cache-Control\` and an \`ETag\`; send
+**Authors and tags.** \`/api/authors\` (paged, \`term\`, \`sort=name|count\`) and
+\`/api/authors/{slug}\` list authors and their quotes; \`/api/tags\` lists tags with counts. The
+random quote takes \`author\`, \`tag\`, \`minLength\` and \`maxLength\` filters (404 when none matches).
+Paged lists and search pages carry an RFC 8288 \`Link\` header (first, prev, next, last).
+
+**Quote of the day** at \`/api/today\`: the same quote for everyone during a UTC day, cacheable
+until the next UTC midnight. **Share cards**: \`/q/{id}.svg\` and \`/q/{id}.png\` (1200×630);
+quote pages carry Open Graph and Twitter card tags pointing at the PNG.
+
+**Caching.** Quotes by id, share cards, author lists and pages, tags and search pages carry \`Cache-Control\` and an \`ETag\`; send
 \`If-None-Match\` to get 304. The random quote is never cacheable.
 `.trim()
 
@@ -40,7 +57,7 @@ CORS is open to every origin for GET.
  * The quotes service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
  */
-const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) => {
+const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, now }) => {
   // Infrastructure (shared with data-api; see PlatformOptions)
   await fastify.register(platformPlugin, {
     name: 'quotes',
@@ -52,7 +69,13 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) =
       description: API_DESCRIPTION,
       version,
       tags: [
-        { name: 'quotes', description: 'Random quote, quote by id, search' },
+        {
+          name: 'quotes',
+          description: 'Random quote (filtered or not), quote by id, search, quote of the day',
+        },
+        { name: 'authors', description: 'Authors and their quotes' },
+        { name: 'tags', description: 'Tags and their counts' },
+        { name: 'cards', description: 'Share cards (SVG and PNG images of a quote)' },
         { name: 'operations', description: 'Health, readiness' },
       ],
     },
@@ -65,6 +88,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) =
     cacheMax: config.QUOTE_CACHE_MAX,
     refreshMs: config.CORPUS_REFRESH_SECONDS * 1000,
   })
+  await fastify.register(catalog, { refreshMs: config.CORPUS_REFRESH_SECONDS * 1000 })
+  await fastify.register(publicUrl, { publicUrl: config.PUBLIC_URL })
 
   // Routes, behind the per-client ceiling (operations endpoints are not limited).
   await fastify.register(async (limited) => {
@@ -72,7 +97,12 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) =
       max: config.RATE_LIMIT_MAX,
       windowMs: config.RATE_LIMIT_WINDOW_MS,
     })
-    await limited.register(quoteRoutes, { cacheMaxAgeSeconds: config.CACHE_MAX_AGE_SECONDS })
+    const cacheMaxAgeSeconds = config.CACHE_MAX_AGE_SECONDS
+    await limited.register(quoteRoutes, { cacheMaxAgeSeconds })
+    await limited.register(authorRoutes, { cacheMaxAgeSeconds })
+    await limited.register(tagRoutes, { cacheMaxAgeSeconds })
+    await limited.register(cardRoutes, { cacheMaxAgeSeconds })
+    await limited.register(todayRoutes, now ? { now } : {})
   })
 }
 

@@ -12,6 +12,12 @@ export const QuotesConfigSchema = Type.Object({
   QUOTE_CACHE_MAX: Type.Integer({ minimum: 100, default: 50_000 }),
   /** How often the in-memory view of the corpus is reloaded from Postgres. */
   CORPUS_REFRESH_SECONDS: Type.Integer({ minimum: 1, default: 600 }),
+  /**
+   * The service's public origin (e.g. https://quotes.example.org), for absolute links such as the
+   * share-card image in Open Graph tags. Empty: each request's own scheme and Host (behind a
+   * proxy, set TRUST_PROXY so X-Forwarded-Proto/Host count).
+   */
+  PUBLIC_URL: Type.String({ default: '', pattern: '^(https?://[^\\s/?#]+/?)?$' }),
   /** Apply migrations and seed an empty database before listening. */
   MIGRATE_ON_START: Type.Boolean({ default: true }),
 })

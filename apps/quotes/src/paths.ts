@@ -8,4 +8,6 @@ export const paths = {
   seedFile: fileURLToPath(new URL('data/quotes.json', root)),
   views: fileURLToPath(new URL('views', root)),
   public: fileURLToPath(new URL('public', root)),
+  /** The share cards' font (DejaVu Serif, licence beside it). */
+  cardFont: fileURLToPath(new URL('assets/fonts/DejaVuSerif.ttf', root)),
 }

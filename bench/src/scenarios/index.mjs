@@ -19,6 +19,16 @@ export const passes = [
     target: `p99 < ${settings.shortP99Ms} ms`,
   },
   {
+    name: 'scale/filtered-random',
+    title: `${settings.coldTerms} distinct filtered random quotes (author, tag, length, mixed), 1 client, at BENCH_SCALE quotes`,
+    target: `p99 < ${settings.catalogP99Ms} ms`,
+  },
+  {
+    name: 'scale/author-pages',
+    title: `${settings.coldTerms} distinct author pages and author lists, 1 client, at BENCH_SCALE quotes`,
+    target: `p99 < ${settings.catalogP99Ms} ms`,
+  },
+  {
     name: 'heavy/parallel-1mb',
     title: '8 parallel 1 MB ENTERPRISE POSTs, one per feature, /health probed meanwhile',
     target: `all 2xx, /health p99 < ${settings.healthP99Ms} ms`,

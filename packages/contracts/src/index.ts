@@ -1,4 +1,5 @@
 export * from './account.js'
+export * from './authors.js'
 export * from './features.js'
 export * from './plans.js'
 export * from './problem.js'

@@ -1,6 +1,11 @@
 import { type Static, Type } from 'typebox'
 
 /** Quote ids are `q` followed by digits; they never change once assigned. */
+/** URL slugs of authors and tags: ASCII lower-case words joined by hyphens. */
+export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$'
+export const Slug = (description: string) =>
+  Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description, examples: ['albert-einstein'] })
+
 export const QuoteId = Type.String({ pattern: '^q[0-9]{1,15}$', examples: ['q42'] })
 
 export const Quote = Type.Object(
@@ -8,6 +13,8 @@ export const Quote = Type.Object(
     id: QuoteId,
     quote: Type.String({ description: 'The quotation text' }),
     author: Type.String({ description: "The author's name" }),
+    author_slug: Slug("The author's slug: the author's page is /authors/{author_slug}"),
+    tags: Type.Array(Slug('A tag slug'), { description: 'Tag slugs, sorted (often none)' }),
   },
   { $id: 'Quote', additionalProperties: false },
 )
@@ -18,6 +25,8 @@ export const QuoteResponse = Type.Object(
     id: QuoteId,
     quote: Type.String(),
     author: Type.String(),
+    author_slug: Slug("The author's slug"),
+    tags: Type.Array(Slug('A tag slug')),
     status: Type.Literal(200),
   },
   { $id: 'QuoteResponse', additionalProperties: false },

@@ -28,7 +28,7 @@ export function sendCacheable(
   request: FastifyRequest,
   reply: FastifyReply,
   etag: string,
-  body: string,
+  body: string | Buffer,
 ): FastifyReply {
   reply.header('etag', etag)
   if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()

@@ -19,7 +19,12 @@ interface Row {
   num: string
   quote: string
   author: string
+  author_slug: string | null
+  tags: string[]
 }
+
+/** A quote as served: with its author's slug and its tags (see migration 20). */
+const QUOTE_ROWS = 'SELECT num, quote, author, author_slug, tags FROM quote_view'
 
 const EMPTY = new Int32Array(0)
 
@@ -60,10 +65,9 @@ export class QuoteStore {
   async load(): Promise<void> {
     // A corpus that fits is read whole in one query, its ids taken from the rows; a larger one
     // only has its ids read (its quotes come into memory as they are asked for).
-    const { rows } = await this.pool.query<Row>(
-      'SELECT num, quote, author FROM quotes ORDER BY num LIMIT $1',
-      [this.opts.cacheMax + 1],
-    )
+    const { rows } = await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num LIMIT $1`, [
+      this.opts.cacheMax + 1,
+    ])
     const fits = rows.length <= this.opts.cacheMax
     const nums = fits ? Int32Array.from(rows, (row) => Number(row.num)) : await this.allIds()
     // Swapped in without an await in between: requests never see a half-loaded view.
@@ -96,7 +100,7 @@ export class QuoteStore {
   }
 
   private remember(row: Row): StoredQuote {
-    const quote = storedQuote(Number(row.num), row.quote, row.author)
+    const quote = storedQuote(Number(row.num), row.quote, row.author, row.author_slug, row.tags)
     this.quotes.set(quote.num, quote)
     return quote
   }
@@ -116,10 +120,7 @@ export class QuoteStore {
   async getByNum(num: number): Promise<StoredQuote | undefined> {
     const cached = this.peek(num)
     if (cached) return cached
-    const { rows } = await this.pool.query<Row>(
-      'SELECT num, quote, author FROM quotes WHERE num = $1',
-      [num],
-    )
+    const { rows } = await this.pool.query<Row>(`${QUOTE_ROWS} WHERE num = $1`, [num])
     return rows[0] ? this.remember(rows[0]) : undefined
   }
 
@@ -153,7 +154,8 @@ export class QuoteStore {
     return Int32Array.from(rows[0]?.nums ?? [])
   }
 
-  private async getMany(nums: Int32Array): Promise<StoredQuote[]> {
+  /** The quotes of `nums` in that order (ids deleted meanwhile are skipped). */
+  async getMany(nums: Int32Array): Promise<StoredQuote[]> {
     const found = new Map<number, StoredQuote>()
     const missing: number[] = []
     for (const num of nums) {
@@ -162,10 +164,9 @@ export class QuoteStore {
       else missing.push(num)
     }
     if (missing.length > 0) {
-      const { rows } = await this.pool.query<Row>(
-        'SELECT num, quote, author FROM quotes WHERE num = ANY($1::int[])',
-        [missing],
-      )
+      const { rows } = await this.pool.query<Row>(`${QUOTE_ROWS} WHERE num = ANY($1::int[])`, [
+        missing,
+      ])
       for (const row of rows) found.set(Number(row.num), this.remember(row))
     }
     // Ids deleted since the last refresh are skipped rather than failing the page.

@@ -1,6 +1,6 @@
 import { SEARCH_DEFAULT_LIMIT, type SearchResponse } from '@repo/contracts'
 import type { PageInfo } from './pagination.js'
-import type { StoredQuote } from './stored-quote.js'
+import { quoteItem, type StoredQuote } from './stored-quote.js'
 
 export interface SearchPage {
   info: PageInfo
@@ -34,7 +34,7 @@ export function searchPageObject(page: SearchPage): SearchResponse {
     limit: info.limit,
     next_page: info.next_page,
     previous_page: info.previous_page,
-    results: page.results.map(({ id, quote, author }) => ({ id, quote, author })),
+    results: page.results.map(quoteItem),
     search_term: page.term,
     status: 200,
     total_quotes: page.total,

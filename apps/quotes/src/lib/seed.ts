@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { transact } from '@repo/service-kit'
 import type pg from 'pg'
 import { paths } from '../paths.js'
+import { backfillAuthors, ensureAuthors, replaceTags } from './catalog-sync.js'
 import { parseQuoteId } from './stored-quote.js'
 
 export interface SeedQuote {
@@ -9,6 +10,8 @@ export interface SeedQuote {
   quote: string
   author: string
   source: 'quotable' | 'fortunes'
+  /** Tag names as the source spells them (none for fortunes; older files lack the field). */
+  tags?: string[]
 }
 
 export interface SeedOutcome {
@@ -47,8 +50,10 @@ export async function seedQuotes(
       await client.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
       await client.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK])
       if (onlyIfEmpty) {
+        // A database from before authors existed (quotes without author_id) is seeded again.
         const { rows } = await client.query(
-          'SELECT EXISTS (SELECT 1 FROM quotes WHERE source = ANY($1)) AS seeded',
+          `SELECT EXISTS (SELECT 1 FROM quotes WHERE source = ANY($1))
+                  AND NOT EXISTS (SELECT 1 FROM quotes WHERE author_id IS NULL) AS seeded`,
           [SEED_SOURCES],
         )
         if (rows[0].seeded) return { inserted: 0, updated: 0, removed: 0, skipped: true }
@@ -59,13 +64,21 @@ export async function seedQuotes(
         if (num === undefined) throw new Error(`seed file has an invalid id: ${q.id}`)
         return num
       })
+      await ensureAuthors(
+        client,
+        quotes.map((q) => q.author),
+      )
       const upsert = await client.query<{ inserted: boolean }>(
-        `INSERT INTO quotes (num, quote, author, source)
-           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
+        `INSERT INTO quotes (num, quote, author, source, author_id)
+           SELECT t.*, a.id FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
+                  AS t(num, quote, author, source)
+             JOIN authors a ON a.name = t.author
          ON CONFLICT (num) DO UPDATE
-           SET quote = EXCLUDED.quote, author = EXCLUDED.author, source = EXCLUDED.source
-           WHERE (quotes.quote, quotes.author, quotes.source)
-                 IS DISTINCT FROM (EXCLUDED.quote, EXCLUDED.author, EXCLUDED.source)
+           SET quote = EXCLUDED.quote, author = EXCLUDED.author, source = EXCLUDED.source,
+               author_id = EXCLUDED.author_id
+           WHERE (quotes.quote, quotes.author, quotes.source, quotes.author_id)
+                 IS DISTINCT FROM
+                 (EXCLUDED.quote, EXCLUDED.author, EXCLUDED.source, EXCLUDED.author_id)
          RETURNING (xmax = 0) AS inserted`,
         [
           nums,
@@ -78,6 +91,12 @@ export async function seedQuotes(
         'DELETE FROM quotes WHERE source = ANY($1) AND NOT (num = ANY($2::int[]))',
         [SEED_SOURCES, nums],
       )
+      await replaceTags(
+        client,
+        nums,
+        quotes.map((q) => q.tags ?? []),
+      )
+      await backfillAuthors(client)
       const inserted = upsert.rows.filter((row) => row.inserted).length
       return {
         inserted,

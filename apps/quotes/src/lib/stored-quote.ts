@@ -1,4 +1,5 @@
 import { etagOf } from './etag.js'
+import { slugify } from './slug.js'
 
 /**
  * A quote with its representations serialized once, when it enters memory, instead of on
@@ -9,7 +10,11 @@ export interface StoredQuote {
   readonly id: string
   readonly quote: string
   readonly author: string
-  /** `{"id","quote","author"}`: one element of a search page's `results`. */
+  /** The author's page is /authors/:author_slug. */
+  readonly author_slug: string
+  /** Tag slugs, sorted. */
+  readonly tags: readonly string[]
+  /** `{"id","quote","author","author_slug","tags"}`: one element of a search page's `results`. */
   readonly itemJson: string
   /** The single-quote JSON body: the item plus `"status":200`. */
   readonly json: string
@@ -21,9 +26,17 @@ export interface StoredQuote {
   readonly line: string
 }
 
-export function storedQuote(num: number, quote: string, author: string): StoredQuote {
+export function storedQuote(
+  num: number,
+  quote: string,
+  author: string,
+  // Rows always carry the slug; the fallback serves a row seeded before authors existed.
+  author_slug: string | null = slugify(author, 'author'),
+  tags: readonly string[] = [],
+): StoredQuote {
   const id = `q${num}`
-  const itemJson = JSON.stringify({ id, quote, author })
+  const slug = author_slug ?? slugify(author, 'author')
+  const itemJson = JSON.stringify({ id, quote, author, author_slug: slug, tags })
   const json = `${itemJson.slice(0, -1)},"status":200}`
   const text = `${quote}\n`
   return {
@@ -31,6 +44,8 @@ export function storedQuote(num: number, quote: string, author: string): StoredQ
     id,
     quote,
     author,
+    author_slug: slug,
+    tags,
     itemJson,
     json,
     jsonEtag: etagOf(json),
@@ -48,4 +63,9 @@ export function parseQuoteId(id: string): number | undefined {
   if (!/^q[1-9][0-9]{0,9}$/.test(id)) return undefined
   const num = Number(id.slice(1))
   return num <= MAX_NUM ? num : undefined
+}
+
+/** The JSON object of a quote in a list (search results, an author's quotes). */
+export function quoteItem({ id, quote, author, author_slug, tags }: StoredQuote) {
+  return { id, quote, author, author_slug, tags: [...tags] }
 }

@@ -18,7 +18,8 @@ export function prng(seed: number): () => number {
 /**
  * Builds quotes that read like the real ones statistically: words drawn with their frequency in
  * the seed corpus (so common terms are common and rare terms rare at any scale), lengths of 6 to
- * 40 words, authors drawn from the real authors.
+ * 40 words, authors drawn from the real authors, tags copied from a real quote drawn at random (so
+ * about a quarter have tags, in the corpus's proportions).
  */
 export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
   const counts = new Map<string, number>()
@@ -35,6 +36,7 @@ export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
     cumulative[i] = total
   })
   const authors = [...new Set(corpus.map((q) => q.author))]
+  const tagLists = corpus.map((q) => q.tags ?? [])
   const random = prng(seed)
 
   function word(): string {
@@ -49,7 +51,7 @@ export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
     return words[lo] as string
   }
 
-  return function next(): { quote: string; author: string } {
+  return function next(): { quote: string; author: string; tags: string[] } {
     const length = 6 + Math.floor(random() * 35)
     const parts: string[] = []
     for (let i = 0; i < length; i += 1) parts.push(word())
@@ -57,6 +59,7 @@ export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
     return {
       quote: `${text.charAt(0).toUpperCase()}${text.slice(1)}.`,
       author: authors[Math.floor(random() * authors.length)] as string,
+      tags: tagLists[Math.floor(random() * tagLists.length)] ?? [],
     }
   }
 }

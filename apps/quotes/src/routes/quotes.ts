@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { QuoteParams, SEARCH_TERM_MAX_LENGTH, SearchQuery } from '@repo/contracts'
+import { QuoteParams, RandomQuery, SEARCH_TERM_MAX_LENGTH, SearchQuery } from '@repo/contracts'
 import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
+import { highlightResults } from '../lib/highlight.js'
+import { pagingLinkHeader } from '../lib/link-header.js'
 import { type Format, negotiate } from '../lib/negotiate.js'
 import { clampLimit, pageInfo } from '../lib/pagination.js'
+import { hasFilter, sendFilteredRandom } from '../lib/random-filter.js'
+import { JSON_TYPE, sendPage, sendQuote, TEXT_TYPE } from '../lib/respond.js'
 import {
   type SearchPage,
   searchLinks,
@@ -13,7 +17,7 @@ import {
   searchPageObject,
   searchPageText,
 } from '../lib/search-page.js'
-import { parseQuoteId, type StoredQuote } from '../lib/stored-quote.js'
+import { parseQuoteId } from '../lib/stored-quote.js'
 import { quoteByIdResponses, quoteResponses, searchResponses } from './schemas.js'
 
 export interface QuoteRoutesOptions {
@@ -23,6 +27,7 @@ export interface QuoteRoutesOptions {
 interface Rendered {
   body: string
   etag: string
+  link: string
 }
 
 function sendRendered(
@@ -33,15 +38,10 @@ function sendRendered(
 ) {
   return sendCacheable(
     request,
-    reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE),
+    reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE).header('link', page.link),
     page.etag,
     page.body,
   )
-}
-
-/** Sends `body`, with its ETag (and 304 when the client has it) when one is given. */
-function sendBody(request: FastifyRequest, reply: FastifyReply, body: string, etag?: string) {
-  return etag === undefined ? reply.send(body) : sendCacheable(request, reply, etag, body)
 }
 
 /** The query fields search reads: control characters cannot be searched for (nor stored). */
@@ -53,47 +53,6 @@ const SEARCH_FIELDS = {
 
 /** The schema has checked the digits; this only turns them into a number. */
 const optionalInt = (value: string | undefined) => (value === undefined ? undefined : Number(value))
-
-const JSON_TYPE = 'application/json; charset=utf-8'
-const TEXT_TYPE = 'text/plain; charset=utf-8'
-
-/** Sends a quote in the negotiated format; cacheable representations carry an ETag. */
-function sendQuote(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  quote: StoredQuote,
-  cacheable: boolean,
-): FastifyReply | Promise<FastifyReply> {
-  reply.header('vary', 'Accept')
-  switch (negotiate(request.headers.accept)) {
-    case 'json':
-      reply.type(JSON_TYPE)
-      return sendBody(request, reply, quote.json, cacheable ? quote.jsonEtag : undefined)
-    case 'text':
-      reply.type(TEXT_TYPE)
-      return sendBody(request, reply, quote.text, cacheable ? quote.textEtag : undefined)
-    default:
-      return sendPage(request, reply, 'quote', cacheable, {
-        title: `${quote.author}: “${quote.quote.length > 60 ? `${quote.quote.slice(0, 57)}…` : quote.quote}”`,
-        description: `${quote.quote} — ${quote.author}`,
-        heading: `A quote by ${quote.author}`,
-        quote,
-        paragraphs: quote.quote.split(/\n+/),
-      })
-  }
-}
-
-async function sendPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  view: string,
-  cacheable: boolean,
-  data: Record<string, unknown>,
-): Promise<FastifyReply> {
-  const html = await reply.viewAsync(view, data)
-  reply.type('text/html; charset=utf-8')
-  return sendBody(request, reply, html, cacheable ? etagOf(html) : undefined)
-}
 
 /**
  * The API and the website are the same URLs: /api… and the browser-friendly /, /q/:id, /search
@@ -112,14 +71,21 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
-          summary: 'A random quote',
-          description: 'Uniform over all quotes. Not cacheable: every request draws again.',
+          summary: 'A random quote, optionally filtered',
+          description:
+            'Uniform over all quotes, or over those matching every filter given (author slug, ' +
+            'tag slug, length in characters); 404 when none matches. Not cacheable: every ' +
+            'request draws again.',
+          operationId: url === '/api' ? 'randomQuote' : 'randomQuotePage',
+          security: [],
           hide: url !== '/api',
+          querystring: RandomQuery,
           response: quoteResponses,
         },
       },
       (request, reply) => {
         reply.header('cache-control', 'no-store')
+        if (hasFilter(request.query)) return sendFilteredRandom(request, reply, request.query)
         const num = store.randomNum()
         if (num === undefined)
           throw new HttpProblem('SERVICE_UNAVAILABLE', 'There are no quotes yet.')
@@ -143,6 +109,8 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
         schema: {
           tags: ['quotes'],
           summary: 'A quote by id',
+          operationId: url === '/api/q/:id' ? 'quoteById' : 'quotePage',
+          security: [],
           hide: url !== '/api/q/:id',
           params: QuoteParams,
           response: quoteByIdResponses,
@@ -173,6 +141,8 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           description:
             'Case-insensitive substring match on the quote text or the author name, ordered by id. ' +
             'Without a term, pages through every quote.',
+          operationId: url === '/api/search' ? 'searchQuotes' : 'searchPage',
+          security: [],
           hide: url !== '/api/search',
           querystring: SearchQuery,
           response: searchResponses,
@@ -201,16 +171,19 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
             total: found.total,
             results: found.results,
           }
+          const link = pagingLinkHeader(request.url, page.info)
           if (format === 'html') {
+            reply.header('link', link)
             return sendPage(request, reply, 'search', true, {
               title: term ? `Search: ${term}` : 'All quotes',
               term,
               page: searchPageObject(page),
+              marked: highlightResults(page.results, term),
               links: searchLinks(page),
             })
           }
           const body = format === 'json' ? searchPageJson(page) : searchPageText(page)
-          const entry = { body, etag: etagOf(body) }
+          const entry = { body, etag: etagOf(body), link }
           rendered.set(key, entry)
           return sendRendered(request, reply, format, entry)
         })

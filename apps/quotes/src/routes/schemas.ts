@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 const text = (description: string) => Type.String({ description })
 
 /** A response in the three negotiated formats (see the Accept rules in the API description). */
-function negotiated(description: string, json: unknown, jsonType = 'application/json') {
+export function negotiated(description: string, json: unknown, jsonType = 'application/json') {
   return {
     description,
     content: {
@@ -15,7 +15,7 @@ function negotiated(description: string, json: unknown, jsonType = 'application/
   }
 }
 
-const problem = (description: string) =>
+export const problem = (description: string) =>
   negotiated(description, Type.Ref('Problem'), 'application/problem+json')
 
 export const quoteResponses = {
@@ -23,7 +23,10 @@ export const quoteResponses = {
   429: problem('Too many requests from this address (hard ceiling)'),
 }
 
-const notModified = { description: 'Not modified (If-None-Match matched the ETag)', type: 'null' }
+export const notModified = {
+  description: 'Not modified (If-None-Match matched the ETag)',
+  type: 'null',
+}
 
 export const quoteByIdResponses = {
   ...quoteResponses,

@@ -8,6 +8,7 @@ import { migrationUrl, transact } from '@repo/service-kit'
 import pg from 'pg'
 import { pino } from 'pino'
 import { loadQuotesConfig } from '../config.js'
+import { ensureAuthors, ensureTags, insertTagPairs, tagPairs } from '../lib/catalog-sync.js'
 import { prepareDatabase } from '../lib/database.js'
 import { readSeedFile } from '../lib/seed.js'
 import { SYNTHETIC_BASE, syntheticGenerator } from '../lib/synthetic.js'
@@ -43,7 +44,17 @@ try {
       "SELECT max(num) AS max FROM quotes WHERE source = 'synthetic'",
     )
     let num = Math.max(rows[0]?.max ?? 0, SYNTHETIC_BASE)
-    const next = syntheticGenerator(await readSeedFile(), num)
+    const corpus = await readSeedFile()
+    const next = syntheticGenerator(corpus, num)
+    // Authors and tags come from the corpus: make sure each has its row (seeding made them).
+    await ensureAuthors(
+      pool,
+      corpus.map((q) => q.author),
+    )
+    const tagIds = await ensureTags(
+      pool,
+      corpus.flatMap((q) => q.tags ?? []),
+    )
     const rebuild = count > REBUILD_INDEX_ABOVE
     if (rebuild) await pool.query('DROP INDEX IF EXISTS quotes_search_text_trgm')
     const started = Date.now()
@@ -52,18 +63,23 @@ try {
       const nums: number[] = []
       const texts: string[] = []
       const authors: string[] = []
+      const tags: string[][] = []
       for (let i = 0; i < size; i += 1) {
         const q = next()
         num += 1
         nums.push(num)
         texts.push(q.quote)
         authors.push(q.author)
+        tags.push(q.tags)
       }
       await pool.query(
-        `INSERT INTO quotes (num, quote, author, source)
-           SELECT n, q, a, 'synthetic' FROM unnest($1::int[], $2::text[], $3::text[]) AS t(n, q, a)`,
+        `INSERT INTO quotes (num, quote, author, source, author_id)
+           SELECT n, q, a, 'synthetic', authors.id
+             FROM unnest($1::int[], $2::text[], $3::text[]) AS t(n, q, a)
+             JOIN authors ON authors.name = t.a`,
         [nums, texts, authors],
       )
+      await insertTagPairs(pool, tagPairs(nums, tags, tagIds))
       done += size
       if (done % 100_000 === 0 || done === count) log.info({ loaded: done, of: count }, 'loading')
     }
@@ -79,6 +95,7 @@ try {
           )
         }
         await client.query('ANALYZE quotes')
+        await client.query('ANALYZE quote_tags')
       },
       NO_LIMIT,
     )

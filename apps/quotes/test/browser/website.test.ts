@@ -83,6 +83,61 @@ describe('the website in a real browser', () => {
     expect(blocked).toEqual([])
   })
 
+  it('browses authors: the list, sorted by count, an author page with pagination, a random one', async () => {
+    await page.goto(`${base}/`)
+    await page
+      .getByRole('navigation', { name: 'Site' })
+      .getByRole('link', { name: 'Authors' })
+      .click()
+    await page.waitForURL(/\/authors$/)
+    await page.getByLabel('Find an author').fill('einstein')
+    await page.getByLabel('Sort by').selectOption('count')
+    await page.getByRole('button', { name: 'Show' }).click()
+    await page.waitForURL(/\/authors\?term=einstein&sort=count$/)
+    await page.getByRole('link', { name: 'Albert Einstein' }).click()
+    await page.waitForURL(/\/authors\/albert-einstein$/)
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Albert Einstein')
+    expect(await page.getByRole('status').innerText()).toMatch(/^73 quotes, page 1 of 4\./)
+    await page.getByRole('link', { name: /Next page/ }).click()
+    await page.waitForURL(/\/authors\/albert-einstein\?page=2$/)
+    expect(await page.locator('.results > li').count()).toBe(20)
+    await page.getByRole('link', { name: 'A random one' }).click()
+    await page.waitForURL(/\/\?author=albert-einstein$/)
+    expect(await page.locator('figure.quote figcaption').innerText()).toBe('— Albert Einstein')
+  })
+
+  it('shows tags on quotes and follows a tag to a random quote carrying it', async () => {
+    await page.goto(`${base}/tags`)
+    await page.getByRole('link', { name: 'Friendship' }).click()
+    await page.waitForURL(/\/\?tag=friendship$/)
+    const tags = page.getByRole('list', { name: 'Tags' })
+    expect(await tags.getByRole('link', { name: 'friendship' }).isVisible()).toBe(true)
+    await page.getByRole('link', { name: 'Another one' }).click()
+    await page.waitForURL(/\/\?tag=friendship$/)
+    expect(await tags.getByRole('link', { name: 'friendship' }).isVisible()).toBe(true)
+  })
+
+  it('shows the quote of the day and a share card with Open Graph tags', async () => {
+    await page.goto(`${base}/today`)
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(
+      /^Quote of the day, \d{4}-\d{2}-\d{2}$/,
+    )
+    const image = await page.locator('meta[property="og:image"]').getAttribute('content')
+    expect(image).toMatch(new RegExp(`^${base}/q/q\\d+\\.png$`))
+    const card = await page.request.get(image as string)
+    expect(card.status()).toBe(200)
+    expect(card.headers()['content-type']).toBe('image/png')
+    await page.getByRole('link', { name: 'Share card (PNG)' }).click()
+    expect(page.url()).toBe(image)
+  })
+
+  it('highlights the searched term', async () => {
+    await page.goto(`${base}/search?term=wisdom`)
+    const marks = page.locator('.results mark')
+    expect(await marks.count()).toBeGreaterThan(0)
+    expect((await marks.first().innerText()).toLowerCase()).toBe('wisdom')
+  })
+
   it('shows a helpful page for an unknown quote', async () => {
     const response = await page.goto(`${base}/q/q99999999`)
     expect(response?.status()).toBe(404)

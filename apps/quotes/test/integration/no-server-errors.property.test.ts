@@ -57,6 +57,34 @@ describe('no query string produces a server error', () => {
     )
   })
 
+  it('filtered random and author lists: always 200, 400 or 404, never 5xx', async () => {
+    const names = ['author', 'tag', 'minLength', 'maxLength', 'term', 'sort', 'page', 'limit']
+    const filters = fc
+      .array(
+        fc.tuple(fc.constantFrom(...names), fc.oneof(value, fc.constantFrom('larry-wall', 'love'))),
+        {
+          maxLength: 4,
+        },
+      )
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'))
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/api', '/api/authors', '/api/authors/larry-wall'),
+        fc.oneof(filters, rawQuery),
+        accept,
+        async (path, query, acceptHeader) => {
+          const res = await t.app.inject({
+            url: `${path}?${query}`,
+            headers: acceptHeader ? { accept: acceptHeader } : {},
+          })
+          expect([200, 400, 404]).toContain(res.statusCode)
+          if (String(res.headers['content-type']).includes('json')) JSON.parse(res.body)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
   it('quote by id: always 200 or 404, never 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(value, accept, async (id, acceptHeader) => {

@@ -59,6 +59,32 @@ describe('operations endpoints', () => {
     )
   })
 
+  it('/docs/json documents the author, tag, today and card routes', async () => {
+    const doc = (await t.app.inject({ url: '/docs/json' })).json()
+    const operations = new Map<string, { security: unknown[]; tags: string[]; responses: object }>()
+    for (const methods of Object.values(doc.paths) as Record<string, never>[]) {
+      for (const op of Object.values(methods) as { operationId?: string }[]) {
+        if (op.operationId) operations.set(op.operationId, op as never)
+      }
+    }
+    for (const id of ['randomQuote', 'listAuthors', 'getAuthor', 'listTags', 'quoteOfTheDay']) {
+      const op = operations.get(id)
+      expect(op, id).toBeDefined()
+      expect(op?.security).toEqual([])
+      expect(op?.tags.length).toBeGreaterThan(0)
+    }
+    expect(Object.keys(operations.get('getAuthor')?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '304', '400', '404', '429']),
+    )
+    expect(Object.keys(doc.paths['/q/{id}.png'].get.responses['200'].content)).toEqual([
+      'image/png',
+    ])
+    const random = doc.paths['/api'].get.parameters as { name: string; schema: { type: string } }[]
+    expect(random.find((p) => p.name === 'minLength')?.schema.type).toBe('integer')
+    const authors = doc.paths['/api/authors'].get.parameters as typeof random
+    expect(authors.find((p) => p.name === 'page')?.schema.type).toBe('integer')
+  })
+
   it('/docs serves the interactive reference page', async () => {
     const res = await t.app.inject({ url: '/docs/' })
     expect(res.statusCode).toBe(200)

@@ -12,7 +12,7 @@ export type TestApp = ServiceTestApp<QuotesConfig>
 export function createTestApp(
   label: string,
   env: Record<string, string> = {},
-  { pgAdminUrl }: { pgAdminUrl?: string } = {},
+  { pgAdminUrl, now }: { pgAdminUrl?: string; now?: () => Date } = {},
 ): Promise<TestApp> {
   return createServiceTestApp({
     label: `quotes_${label}`,
@@ -21,5 +21,6 @@ export function createTestApp(
     app,
     env,
     ...(pgAdminUrl ? { pgAdminUrl } : {}),
+    ...(now ? { appOptions: { now } } : {}),
   })
 }

@@ -38,6 +38,8 @@ describe('storedQuote', () => {
       id: 'q42',
       quote: 'Line one\nline "two"',
       author: 'Ann <Author>',
+      author_slug: 'ann-author',
+      tags: [],
       status: 200,
     })
     expect(Value.Check(QuoteResponse, body)).toBe(true)
@@ -48,7 +50,18 @@ describe('storedQuote', () => {
       id: 'q42',
       quote: 'Line one\nline "two"',
       author: 'Ann <Author>',
+      author_slug: 'ann-author',
+      tags: [],
     })
+  })
+
+  it('carries the author slug and tags it is given', () => {
+    const tagged = storedQuote(7, 'Text', 'Anaïs Nin', 'anais-nin-2', ['life', 'love'])
+    expect(JSON.parse(tagged.json)).toMatchObject({
+      author_slug: 'anais-nin-2',
+      tags: ['life', 'love'],
+    })
+    expect(Value.Check(QuoteResponse, JSON.parse(tagged.json))).toBe(true)
   })
 
   it('puts the text on one line for plain-text search results', () => {

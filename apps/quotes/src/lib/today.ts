@@ -1,0 +1,48 @@
+import type pg from 'pg'
+import type { QuoteStore } from './quote-store.js'
+
+/** The UTC day of `now` as YYYY-MM-DD. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10)
+}
+
+/** The next UTC midnight after `now`. */
+export function nextUtcMidnight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+}
+
+/**
+ * The quote of the day: drawn uniformly once per UTC day by the first instance that asks, kept in
+ * Postgres (so every replica, and a restarted one, serves the same), remembered in memory.
+ */
+export class QuoteOfTheDay {
+  private memo: { day: string; num: number } | undefined
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly store: QuoteStore,
+  ) {}
+
+  /** The quote id of `day`, or undefined when there are no quotes. */
+  async num(day: string): Promise<number | undefined> {
+    if (this.memo?.day === day) return this.memo.num
+    const candidate = this.store.randomNum()
+    if (candidate === undefined) return undefined
+    await this.pool.query(
+      'INSERT INTO quote_of_the_day (day, num) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING',
+      [day, candidate],
+    )
+    const { rows } = await this.pool.query<{ num: number }>(
+      'SELECT num FROM quote_of_the_day WHERE day = $1',
+      [day],
+    )
+    const num = rows[0]?.num
+    if (num !== undefined) this.memo = { day, num }
+    return num
+  }
+
+  /** Forgets the memory (the quote was deleted: the next call draws again). */
+  forget(): void {
+    this.memo = undefined
+  }
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { Catalog } from '../lib/catalog.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    catalog: Catalog
+  }
+}
+
+export interface CatalogPluginOptions {
+  refreshMs: number
+}
+
+/** Authors, tags and the filtered-random indexes (see Catalog). */
+const catalogPlugin: FastifyPluginAsync<CatalogPluginOptions> = async (fastify, opts) => {
+  const catalog = new Catalog(fastify.pg, opts.refreshMs)
+  fastify.decorate('catalog', catalog)
+  // Loaded in the background once the server is ready; routes await catalog.whenReady().
+  fastify.addHook('onReady', async () => {
+    const started = Date.now()
+    catalog.whenReady().then(
+      () => fastify.log.info({ ms: Date.now() - started }, 'catalog loaded'),
+      (error: unknown) =>
+        fastify.log.warn({ err: error }, 'catalog not loaded yet: retried on use'),
+    )
+  })
+}
+
+export default fp(catalogPlugin, {
+  name: 'catalog',
+  fastify: '5.x',
+  dependencies: ['postgres'],
+})
