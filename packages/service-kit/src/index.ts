@@ -5,6 +5,19 @@ export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
 export { Counter, Gauge } from 'prom-client'
 export {
+  CliError,
+  type CommandArgs,
+  type CommandSpec,
+  commandLog,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  isExpectedFailure,
+  runCommand,
+  UsageError,
+  withCommandStores,
+} from './cli.js'
+export {
   type BaseConfig,
   baseConfigProperties,
   ConfigError,
@@ -12,10 +25,10 @@ export {
   migrationUrl,
 } from './config.js'
 export { DependencyState, type DependencyStatus } from './dependency-state.js'
-export { EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
+export { EMBEDDED_REDIS_URL, resolveConfigStores, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
 export { fastifyOptions } from './fastify-options.js'
-export { type MigrateOptions, migrate } from './migrate.js'
+export { type MigrateOptions, migrate, UnreachableError } from './migrate.js'
 export type { default as MetricsPlugin } from './plugins/metrics.js'
 export type { OpenApiPluginOptions } from './plugins/openapi.js'
 export { default as platformPlugin, type PlatformOptions } from './plugins/platform.js'
@@ -28,7 +41,7 @@ export {
 export type { RedisPluginOptions } from './plugins/redis.js'
 export type { ResponseStep } from './plugins/response-pipeline.js'
 export { type SharedCounterOptions, sharedCounterStore } from './rate-limit-store.js'
-export { isCluster, type RedisClient } from './redis/client.js'
+export { createRedisClient, isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
 export { type StartServerOptions, startServer } from './server.js'
 export { type FieldRule, parseUrlEncoded, textProblem } from './text-input.js'
