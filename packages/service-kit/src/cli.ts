@@ -19,9 +19,9 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-export const EXIT_OK = 0
-export const EXIT_FAILURE = 1
-export const EXIT_USAGE = 2
+const EXIT_OK = 0
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
 
 /** Network errors of a store that does not answer: the message says it all. */
 const UNREACHABLE = new Set([
@@ -35,7 +35,7 @@ const UNREACHABLE = new Set([
 ])
 
 /** True for failures to report in one line: ours, configuration, a store down, Postgres refusing. */
-export function isExpectedFailure(error: unknown): boolean {
+function isExpectedFailure(error: unknown): boolean {
   if (error instanceof CliError || error instanceof ConfigError) return true
   if ((error as Error | undefined)?.name === 'UnreachableError') return true
   const code = (error as { code?: unknown } | undefined)?.code

@@ -6,13 +6,7 @@ export type { FastifyViewOptions } from '@fastify/view'
 export { Counter, Gauge } from 'prom-client'
 export {
   CliError,
-  type CommandArgs,
-  type CommandSpec,
   commandLog,
-  EXIT_FAILURE,
-  EXIT_OK,
-  EXIT_USAGE,
-  isExpectedFailure,
   runCommand,
   UsageError,
   withCommandStores,
@@ -25,10 +19,10 @@ export {
   migrationUrl,
 } from './config.js'
 export { DependencyState, type DependencyStatus } from './dependency-state.js'
-export { EMBEDDED_REDIS_URL, resolveConfigStores, resolveStores } from './embedded.js'
+export { EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
 export { fastifyOptions } from './fastify-options.js'
-export { type MigrateOptions, migrate, UnreachableError } from './migrate.js'
+export { type MigrateOptions, migrate } from './migrate.js'
 export type { default as MetricsPlugin } from './plugins/metrics.js'
 export type { OpenApiPluginOptions } from './plugins/openapi.js'
 export { default as platformPlugin, type PlatformOptions } from './plugins/platform.js'
