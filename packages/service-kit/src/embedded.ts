@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join, resolve } from 'node:path'
 import type { Redis } from 'ioredis'
+import type { BaseConfig } from './config.js'
 
 /**
  * Embedded stores for a local run with nothing installed: when no DATABASE_URL / REDIS_URL is
@@ -109,4 +110,38 @@ export async function resolveStores(opts: ResolveStoresOptions): Promise<Embedde
     decision.embedded.redis = true
   }
   return decision
+}
+
+/**
+ * The configuration with its stores resolved (see resolveStores): where an embedded store was
+ * chosen, its URL replaces the configured one, migrations follow the pool onto PGlite (a direct
+ * URL would name the missing server) and the pool has one connection (PGlite has one session).
+ * The services start this way, and so do the commands (migrate, seed, admin), so both find the
+ * same data.
+ */
+export async function resolveConfigStores<C extends BaseConfig>(
+  service: string,
+  config: C,
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ config: C; stores: EmbeddedDecision }> {
+  const stores = await resolveStores({
+    service,
+    mode: config.EMBEDDED_STORES,
+    databaseUrl: config.DATABASE_URL,
+    redisUrl: config.REDIS_URL,
+    databaseUrlSet: Boolean(env.DATABASE_URL),
+    redisUrlSet: Boolean(env.REDIS_URL) || Boolean(env.REDIS_CLUSTER_NODES),
+    dataDir: config.EMBEDDED_DATA_DIR,
+  })
+  if (!stores.embedded.postgres && !stores.embedded.redis) return { config, stores }
+  return {
+    stores,
+    config: {
+      ...config,
+      DATABASE_URL: stores.databaseUrl,
+      DATABASE_DIRECT_URL: stores.embedded.postgres ? undefined : config.DATABASE_DIRECT_URL,
+      REDIS_URL: stores.redisUrl,
+      PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,
+    },
+  }
 }

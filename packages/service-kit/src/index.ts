@@ -5,6 +5,13 @@ export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
 export { Counter, Gauge } from 'prom-client'
 export {
+  CliError,
+  commandLog,
+  runCommand,
+  UsageError,
+  withCommandStores,
+} from './cli.js'
+export {
   type BaseConfig,
   baseConfigProperties,
   ConfigError,
@@ -28,7 +35,7 @@ export {
 export type { RedisPluginOptions } from './plugins/redis.js'
 export type { ResponseStep } from './plugins/response-pipeline.js'
 export { type SharedCounterOptions, sharedCounterStore } from './rate-limit-store.js'
-export { isCluster, type RedisClient } from './redis/client.js'
+export { createRedisClient, isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
 export { type StartServerOptions, startServer } from './server.js'
 export { type FieldRule, parseUrlEncoded, textProblem } from './text-input.js'

@@ -7,6 +7,11 @@ interface Log {
   warn: (obj: object, msg?: string) => void
 }
 
+/** Postgres does not answer at the configured address (a clear message, no stack needed). */
+export class UnreachableError extends Error {
+  override name = 'UnreachableError'
+}
+
 /** Postgres says 3D000; PgBouncer relays the same message as a protocol error (08P01). */
 function missingDatabase(error: unknown): 'postgres' | 'pgbouncer' | undefined {
   const { code, message = '' } = error as { code?: string; message?: string }
@@ -30,8 +35,9 @@ export async function ensureDatabase(databaseUrl: string, log?: Log): Promise<vo
   } catch (error) {
     missing = missingDatabase(error)
     if (!missing) {
-      throw new Error(
+      throw new UnreachableError(
         `Postgres is not reachable at ${redactUrl(databaseUrl)}: ${(error as Error).message}`,
+        { cause: error },
       )
     }
   } finally {

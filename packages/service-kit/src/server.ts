@@ -7,7 +7,7 @@ import Fastify, {
 import fp from 'fastify-plugin'
 import { pino } from 'pino'
 import type { BaseConfig } from './config.js'
-import { resolveStores } from './embedded.js'
+import { resolveConfigStores } from './embedded.js'
 import { fastifyOptions } from './fastify-options.js'
 
 export interface StartServerOptions<C extends BaseConfig> {
@@ -49,25 +49,10 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   })
 
   try {
-    const stores = await resolveStores({
-      service: opts.name,
-      mode: config.EMBEDDED_STORES,
-      databaseUrl: config.DATABASE_URL,
-      redisUrl: config.REDIS_URL,
-      databaseUrlSet: Boolean(process.env.DATABASE_URL),
-      redisUrlSet: Boolean(process.env.REDIS_URL),
-      dataDir: config.EMBEDDED_DATA_DIR,
-    })
+    const resolved = await resolveConfigStores(opts.name, config)
+    const stores = resolved.stores
     if (stores.embedded.postgres || stores.embedded.redis) {
-      config = {
-        ...config,
-        DATABASE_URL: stores.databaseUrl,
-        // Migrations follow the pool onto PGlite; a direct URL would name the missing server.
-        DATABASE_DIRECT_URL: stores.embedded.postgres ? undefined : config.DATABASE_DIRECT_URL,
-        REDIS_URL: stores.redisUrl,
-        // PGlite has one session: one pooled connection keeps transactions apart.
-        PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,
-      }
+      config = resolved.config
       server.log.warn(
         {
           postgres: stores.embedded.postgres ? `PGlite in ${stores.embedded.postgres}` : 'external',

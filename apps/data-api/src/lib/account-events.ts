@@ -13,8 +13,18 @@ export const EVENT_KINDS = [
   'plan_changed',
   'password_changed',
   'email_changed',
+  'account_disabled',
+  'account_enabled',
+  'key_usage_reset',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
+
+/** Who caused an event: the account's holder, an operator (the admin CLI), or the service. */
+export type Actor = 'user' | 'admin' | 'system'
+
+/** Where an event comes from: the holder's client address, or an operator (BY_ADMIN). */
+export type EventOrigin = string | undefined | typeof BY_ADMIN
+export const BY_ADMIN = Object.freeze({ actor: 'admin' as const })
 
 /** Names, prefixes, plans: never a password, a key or a cookie. */
 export type EventDetail = Record<string, string | number | null>
@@ -23,23 +33,35 @@ export interface AccountEvent {
   id: string
   at: Date
   kind: EventKind
+  actor: Actor
   client_address: string | null
   detail: EventDetail
 }
 
 type Queryable = Pick<pg.ClientBase, 'query'>
 
-/** Records an event with the client address it came from (in the caller's transaction, if any). */
+/**
+ * Records an event with where it came from: the holder's client address, or an operator
+ * (BY_ADMIN). In the caller's transaction, if any.
+ */
 export async function recordEvent(
   db: Queryable,
   userId: string,
   kind: EventKind,
-  clientAddress: string | undefined,
+  origin: EventOrigin,
   detail: EventDetail = {},
 ): Promise<void> {
+  const byAdmin = typeof origin === 'object'
   await db.query(
-    'INSERT INTO account_events (user_id, kind, client_address, detail) VALUES ($1, $2, $3, $4)',
-    [userId, kind, clientAddress?.slice(0, 100) ?? null, detail],
+    `INSERT INTO account_events (user_id, kind, actor, client_address, detail)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [
+      userId,
+      kind,
+      byAdmin ? 'admin' : 'user',
+      byAdmin ? null : (origin?.slice(0, 100) ?? null),
+      detail,
+    ],
   )
 }
 
@@ -47,8 +69,8 @@ export async function recordEvent(
 export class AccountEvents {
   constructor(private readonly pool: pg.Pool) {}
 
-  record(userId: string, kind: EventKind, clientAddress?: string, detail?: EventDetail) {
-    return recordEvent(this.pool, userId, kind, clientAddress, detail)
+  record(userId: string, kind: EventKind, origin?: EventOrigin, detail?: EventDetail) {
+    return recordEvent(this.pool, userId, kind, origin, detail)
   }
 
   /** One page (from 1) of the user's events, newest first, and whether older ones follow. */
@@ -58,7 +80,7 @@ export class AccountEvents {
     perPage: number,
   ): Promise<{ events: AccountEvent[]; more: boolean }> {
     const { rows } = await this.pool.query<AccountEvent>(
-      `SELECT id, at, kind, client_address, detail FROM account_events WHERE user_id = $1
+      `SELECT id, at, kind, actor, client_address, detail FROM account_events WHERE user_id = $1
         ORDER BY at DESC, id DESC LIMIT $2 OFFSET $3`,
       [userId, perPage + 1, (page - 1) * perPage],
     )
@@ -77,8 +99,8 @@ export class AccountEvents {
           WHERE expires_at IS NOT NULL AND expires_at <= $1 AND NOT expiry_recorded
             AND revoked_at IS NULL
           RETURNING user_id, name, display_prefix, expires_at)
-       INSERT INTO account_events (user_id, at, kind, detail)
-       SELECT user_id, expires_at, 'key_expired',
+       INSERT INTO account_events (user_id, at, kind, actor, detail)
+       SELECT user_id, expires_at, 'key_expired', 'system',
               jsonb_build_object('name', name, 'prefix', display_prefix) FROM expired`,
       [now],
     )
@@ -88,8 +110,13 @@ export class AccountEvents {
 
 const str = (value: unknown) => String(value ?? '')
 
-/** One line a person reads for an event. */
-export function describeEvent(event: Pick<AccountEvent, 'kind' | 'detail'>): string {
+/** One line a person reads for an event (saying so when an operator did it). */
+export function describeEvent(event: Pick<AccountEvent, 'kind' | 'detail' | 'actor'>): string {
+  const text = describeKind(event)
+  return event.actor === 'admin' ? `${text} (by an administrator)` : text
+}
+
+function describeKind(event: Pick<AccountEvent, 'kind' | 'detail'>): string {
   const d = event.detail
   const key = () => `“${str(d.name)}” (${str(d.prefix)}…)`
   switch (event.kind) {
@@ -115,5 +142,11 @@ export function describeEvent(event: Pick<AccountEvent, 'kind' | 'detail'>): str
       return `Password changed; ${str(d.sessions_ended)} other session(s) ended`
     case 'email_changed':
       return `E-mail changed from ${str(d.from)} to ${str(d.to)}`
+    case 'account_disabled':
+      return `Account disabled; its keys are refused and ${str(d.sessions_ended)} session(s) ended`
+    case 'account_enabled':
+      return 'Account enabled again'
+    case 'key_usage_reset':
+      return `Key ${key()}: today’s count reset (it was ${str(d.used)})`
   }
 }

@@ -1,7 +1,7 @@
 import type { Plan } from '@repo/contracts'
 import { transact } from '@repo/service-kit'
 import type pg from 'pg'
-import { recordEvent } from './account-events.js'
+import { type EventOrigin, recordEvent } from './account-events.js'
 
 export interface User {
   id: string
@@ -9,13 +9,15 @@ export interface User {
   plan: Plan
   created_at: Date
   plan_changed_at: Date
+  /** When an operator disabled the account (the admin CLI); null: enabled. */
+  disabled_at: Date | null
 }
 
 interface UserWithHash extends User {
   password_hash: string
 }
 
-const USER_COLUMNS = 'id, email, plan, created_at, plan_changed_at'
+const USER_COLUMNS = 'id, email, plan, created_at, plan_changed_at, disabled_at'
 
 export class EmailTakenError extends Error {
   override name = 'EmailTakenError'
@@ -86,11 +88,7 @@ export class Accounts {
    * Changes the plan now and records the change; a no-op when the plan is the same. Resolves to
    * whether the plan changed, or undefined when there is no such user.
    */
-  async changePlan(
-    userId: string,
-    plan: Plan,
-    clientAddress?: string,
-  ): Promise<boolean | undefined> {
+  async changePlan(userId: string, plan: Plan, origin?: EventOrigin): Promise<boolean | undefined> {
     return transact(this.pool, async (client) => {
       const current = await client.query<{ plan: Plan }>(
         'SELECT plan FROM users WHERE id = $1 FOR UPDATE',
@@ -107,9 +105,43 @@ export class Accounts {
           'INSERT INTO plan_changes (user_id, from_plan, to_plan) VALUES ($1, $2, $3)',
           [userId, from, plan],
         )
-        await recordEvent(client, userId, 'plan_changed', clientAddress, { from, to: plan })
+        await recordEvent(client, userId, 'plan_changed', origin, { from, to: plan })
       }
       return from !== plan
+    })
+  }
+
+  /**
+   * Disables the account (its keys are refused, its sessions end, it cannot sign in) or enables
+   * it again, with its event. Resolves to whether anything changed, or undefined when there is
+   * no such user. The caller evicts the user's cached keys on every instance.
+   */
+  async setDisabled(
+    userId: string,
+    disabled: boolean,
+    origin: EventOrigin,
+  ): Promise<boolean | undefined> {
+    return transact(this.pool, async (client) => {
+      const { rows } = await client.query<{ disabled: boolean }>(
+        'SELECT disabled_at IS NOT NULL AS disabled FROM users WHERE id = $1 FOR UPDATE',
+        [userId],
+      )
+      const before = rows[0]?.disabled
+      if (before === undefined) return undefined
+      if (before === disabled) return false
+      await client.query(
+        'UPDATE users SET disabled_at = CASE WHEN $2 THEN now() END WHERE id = $1',
+        [userId, disabled],
+      )
+      if (disabled) {
+        const ended = await client.query('DELETE FROM sessions WHERE user_id = $1', [userId])
+        await recordEvent(client, userId, 'account_disabled', origin, {
+          sessions_ended: ended.rowCount ?? 0,
+        })
+      } else {
+        await recordEvent(client, userId, 'account_enabled', origin)
+      }
+      return true
     })
   }
 

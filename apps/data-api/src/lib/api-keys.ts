@@ -1,7 +1,7 @@
 import type { Plan } from '@repo/contracts'
 import { transact } from '@repo/service-kit'
 import type pg from 'pg'
-import { recordEvent } from './account-events.js'
+import { type EventOrigin, recordEvent } from './account-events.js'
 import { generateApiKey } from './api-key.js'
 import type { Clock } from './clock.js'
 
@@ -34,6 +34,8 @@ export interface KeyIdentity {
   email: string
   plan: Plan
   userCreatedAt: string
+  /** The owner's account is disabled (the admin CLI): the key answers 403 ACCOUNT_DISABLED. */
+  accountDisabled: boolean
 }
 
 const ISO = (column: string) =>
@@ -122,7 +124,7 @@ export class ApiKeys {
   }
 
   /** Revokes the user's key; returns its hash (to evict it from caches) or undefined. */
-  async revoke(userId: string, keyId: string, clientAddress?: string): Promise<Buffer | undefined> {
+  async revoke(userId: string, keyId: string, origin?: EventOrigin): Promise<Buffer | undefined> {
     return transact(this.pool, async (client) => {
       const { rows } = await client.query<{ key_hash: Buffer; name: string; prefix: string }>(
         `UPDATE api_keys SET revoked_at = now()
@@ -132,7 +134,7 @@ export class ApiKeys {
       )
       const row = rows[0]
       if (!row) return undefined
-      await recordEvent(client, userId, 'key_revoked', clientAddress, {
+      await recordEvent(client, userId, 'key_revoked', origin, {
         name: row.name,
         prefix: row.prefix,
       })
@@ -228,7 +230,8 @@ export class ApiKeys {
       `SELECT k.id AS "keyId", k.name AS "keyName", k.display_prefix AS "displayPrefix",
               ${ISO('k.created_at')} AS "keyCreatedAt", ${ISO('k.last_used_at')} AS "lastUsedAt",
               (extract(epoch FROM k.expires_at) * 1000)::float8 AS "expiresAtMs",
-              u.id AS "userId", u.email, u.plan, ${ISO('u.created_at')} AS "userCreatedAt"
+              u.id AS "userId", u.email, u.plan, ${ISO('u.created_at')} AS "userCreatedAt",
+              u.disabled_at IS NOT NULL AS "accountDisabled"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],

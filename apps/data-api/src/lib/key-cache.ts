@@ -3,6 +3,10 @@ import { LRUCache } from 'lru-cache'
 import { hashApiKey } from './api-key.js'
 import type { ApiKeys, KeyIdentity } from './api-keys.js'
 
+/** The pub/sub channel of key invalidations (channels are not key-prefixed by the client). */
+export const invalidationChannel = (redisKeyPrefix: string) =>
+  `${redisKeyPrefix}api-keys:invalidate`
+
 export interface KeyCacheOptions {
   ttlMs: number
   /** Pub/sub channel shared by every instance (already prefixed). */

@@ -189,6 +189,17 @@ export class QuotaStore {
   }
 
   /**
+   * Sets a key's count for today back to 0 (an operator's decision: the admin CLI); the usage
+   * history keeps what was used. Resolves to the count it had. Throws when Redis cannot say.
+   */
+  async resetToday(keyId: string): Promise<number> {
+    const key = QuotaStore.key(keyId, this.dayOf(this.opts.clock()).name)
+    const used = await this.redis.get(key)
+    await this.redis.del(key)
+    return Number(used ?? 0)
+  }
+
+  /**
    * Deletes the counters of these keys (today's quota and the shadow counts still kept): an
    * account being deleted leaves nothing behind. Best effort: they expire by themselves anyway.
    */

@@ -57,9 +57,9 @@ export class Sessions {
   /** The signed-in user of a live session, with its one-time message; undefined otherwise. */
   async find(token: string): Promise<OpenSession | undefined> {
     const { rows } = await this.pool.query<User & { flash: string | null; plan: Plan }>(
-      `SELECT u.id, u.email, u.plan, u.created_at, u.plan_changed_at, s.flash
+      `SELECT u.id, u.email, u.plan, u.created_at, u.plan_changed_at, u.disabled_at, s.flash
          FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id_hash = $1 AND s.expires_at > now()`,
+        WHERE s.id_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL`,
       [hashOf(token)],
     )
     const row = rows[0]

@@ -112,6 +112,14 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
       throw keyExpired(identity.expiresAtMs)
     }
 
+    // Rides along in the cached identity; disabling evicts it on every instance (pub/sub).
+    if (identity.accountDisabled) {
+      throw new HttpProblem(
+        'ACCOUNT_DISABLED',
+        'The account this key belongs to has been disabled by an administrator; contact support.',
+      )
+    }
+
     const limits = PLAN_LIMITS[identity.plan]
     if (request.method === 'POST') {
       // A feature request holds one of the key's slots until its answer is sent (or the client

@@ -6,7 +6,7 @@ import { Accounts } from '../lib/accounts.js'
 import { ApiKeys } from '../lib/api-keys.js'
 import { type Clock, systemClock } from '../lib/clock.js'
 import { FeatureSlots } from '../lib/feature-slots.js'
-import { KeyCache } from '../lib/key-cache.js'
+import { invalidationChannel, KeyCache } from '../lib/key-cache.js'
 import { LastUsedWriter } from '../lib/last-used.js'
 import { QuotaStore } from '../lib/quota.js'
 import { UnauthorizedLimiter } from '../lib/unauthorized-limiter.js'
@@ -56,7 +56,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
 
   const keyCache = new KeyCache(apiKeys, fastify.redis, {
     ttlMs: opts.keyCacheTtlMs,
-    channel: `${opts.redisKeyPrefix}api-keys:invalidate`,
+    channel: invalidationChannel(opts.redisKeyPrefix),
     onError: redisDown,
   })
   keyCache.start()

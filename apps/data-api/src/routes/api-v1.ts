@@ -29,6 +29,7 @@ export const commonErrors = {
   401: problem(
     'Missing, malformed, unknown or revoked key (UNAUTHORIZED), or an expired one (KEY_EXPIRED); with WWW-Authenticate: Bearer',
   ),
+  403: problem('The account of the key has been disabled by an administrator (ACCOUNT_DISABLED)'),
   429: problem(
     "The key's daily quota is used up, or (POST) too many feature requests of this key are running, or too many 401s from your address; with Retry-After; not counted",
   ),
@@ -110,14 +111,17 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
         security: [{ bearerAuth: [] }],
         body: DataRequestBody,
         response: {
+          // First: this route's 403 says more than the common one.
+          ...commonErrors,
           200: { ...DataResponse, headers: rateLimitHeaders },
           400: problem('Invalid body, unknown feature (lists the allowed ones) or invalid options'),
-          403: problem('The feature is not in your plan (names the plan that has it)'),
+          403: problem(
+            'The feature is not in your plan (FEATURE_NOT_IN_PLAN, names the plan that has it), or the account has been disabled (ACCOUNT_DISABLED)',
+          ),
           413: problem(
             '`data` is larger than your plan allows, or the body is larger than twice that plus 64 KB (refused before it is read)',
           ),
           415: problem('The body is not application/json'),
-          ...commonErrors,
         },
       },
     },

@@ -1,63 +1,80 @@
 // Loads N synthetic quotes for scale testing, or removes them:
-//   pnpm --filter @repo/quotes load-synthetic 1000000
-//   pnpm --filter @repo/quotes load-synthetic --remove
-// Large loads drop the trigram index and rebuild it once at the end (far faster than updating it
-// row by row); searches are slow meanwhile. Running services see the new quotes within
-// CORPUS_REFRESH_SECONDS, or at once after a restart.
-import { migrationUrl, transact } from '@repo/service-kit'
+//   pnpm --filter @repo/quotes load-synthetic 1000000 | --remove | --help
+import {
+  CliError,
+  commandLog,
+  migrationUrl,
+  runCommand,
+  transact,
+  UsageError,
+  withCommandStores,
+} from '@repo/service-kit'
 import pg from 'pg'
-import { pino } from 'pino'
 import { loadQuotesConfig } from '../config.js'
 import { ensureAuthors, ensureTags, insertTagPairs, tagPairs } from '../lib/catalog-sync.js'
 import { prepareDatabase } from '../lib/database.js'
+import { progressBar } from '../lib/progress.js'
 import { readSeedFile } from '../lib/seed.js'
 import { SYNTHETIC_BASE, syntheticGenerator } from '../lib/synthetic.js'
 
+const HELP = `
+Usage: pnpm --filter @repo/quotes load-synthetic <count>
+       pnpm --filter @repo/quotes load-synthetic --remove
+
+Adds <count> synthetic quotes (ids from 10,000,001 up, after any already loaded; words drawn with
+their frequency in the real corpus, so searches behave as they would on a large real one), with a
+progress bar. Loads over 50,000 drop the trigram index and rebuild it once at the end (far faster
+than updating it row by row; searches are slow meanwhile). --remove deletes every synthetic
+quote. Running services see the change within CORPUS_REFRESH_SECONDS, or at once after a restart.
+Migrates (and seeds) first, like the service.
+
+Options:
+  --remove     delete the synthetic quotes instead
+  -h, --help   this text
+
+Environment: DATABASE_URL, DATABASE_DIRECT_URL, EMBEDDED_STORES (see "migrate --help").
+`
+
 const BATCH = 5_000
 const REBUILD_INDEX_ABOVE = 50_000
-
-const config = loadQuotesConfig()
-const log = pino({ level: config.LOG_LEVEL })
-const arg = process.argv[2] ?? ''
-
-// Maintenance work, like migrations: past the pooler when DATABASE_DIRECT_URL is set. The
-// statements that may outlast the database's default statement_timeout run in transactions with
+// Statements that may outlast the database's default statement_timeout run in transactions with
 // their own limit (none).
-const databaseUrl = migrationUrl(config)
 const NO_LIMIT = { statementTimeoutMs: 0 }
-await prepareDatabase(databaseUrl, log)
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-try {
-  if (arg === '--remove') {
-    const { rowCount } = await transact(
-      pool,
-      (client) => client.query("DELETE FROM quotes WHERE source = 'synthetic'"),
-      NO_LIMIT,
-    )
-    log.info({ removed: rowCount }, 'removed synthetic quotes')
-  } else {
-    const count = Number(arg)
-    if (!Number.isSafeInteger(count) || count < 1) {
-      throw new Error('usage: load-synthetic <count> | --remove')
-    }
-    const { rows } = await pool.query<{ max: number | null }>(
-      "SELECT max(num) AS max FROM quotes WHERE source = 'synthetic'",
-    )
-    let num = Math.max(rows[0]?.max ?? 0, SYNTHETIC_BASE)
-    const corpus = await readSeedFile()
-    const next = syntheticGenerator(corpus, num)
-    // Authors and tags come from the corpus: make sure each has its row (seeding made them).
-    await ensureAuthors(
-      pool,
-      corpus.map((q) => q.author),
-    )
-    const tagIds = await ensureTags(
-      pool,
-      corpus.flatMap((q) => q.tags ?? []),
-    )
-    const rebuild = count > REBUILD_INDEX_ABOVE
-    if (rebuild) await pool.query('DROP INDEX IF EXISTS quotes_search_text_trgm')
-    const started = Date.now()
+
+function countOf(values: { remove?: boolean }, positionals: string[]): number | 'remove' {
+  if (values.remove) {
+    if (positionals.length > 0) throw new UsageError('give either a count or --remove, not both')
+    return 'remove'
+  }
+  if (positionals.length !== 1) throw new UsageError('give the number of quotes to load')
+  const count = Number(positionals[0])
+  if (!/^[0-9_]+$/.test(positionals[0] ?? '') || !Number.isSafeInteger(count) || count < 1) {
+    throw new UsageError(`the count must be a whole number from 1, not "${positionals[0]}"`)
+  }
+  return count
+}
+
+async function load(pool: pg.Pool, count: number): Promise<void> {
+  const { rows } = await pool.query<{ max: number | null }>(
+    "SELECT max(num) AS max FROM quotes WHERE source = 'synthetic'",
+  )
+  let num = Math.max(rows[0]?.max ?? 0, SYNTHETIC_BASE)
+  const corpus = await readSeedFile()
+  const next = syntheticGenerator(corpus, num)
+  // Authors and tags come from the corpus: make sure each has its row (seeding made them).
+  await ensureAuthors(
+    pool,
+    corpus.map((q) => q.author),
+  )
+  const tagIds = await ensureTags(
+    pool,
+    corpus.flatMap((q) => q.tags ?? []),
+  )
+  const rebuild = count > REBUILD_INDEX_ABOVE
+  if (rebuild) await pool.query('DROP INDEX IF EXISTS quotes_search_text_trgm')
+  const started = Date.now()
+  const bar = progressBar('quotes', count)
+  try {
     for (let done = 0; done < count; ) {
       const size = Math.min(BATCH, count - done)
       const nums: number[] = []
@@ -81,26 +98,69 @@ try {
       )
       await insertTagPairs(pool, tagPairs(nums, tags, tagIds))
       done += size
-      if (done % 100_000 === 0 || done === count) log.info({ loaded: done, of: count }, 'loading')
+      bar.update(done)
     }
-    await transact(
-      pool,
-      async (client) => {
-        if (rebuild) {
-          log.info('rebuilding the trigram index')
-          // SET LOCAL: the setting ends with the transaction, never left on a pooled connection.
-          await client.query("SET LOCAL maintenance_work_mem = '256MB'")
-          await client.query(
-            'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
+  } finally {
+    bar.stop()
+  }
+  if (rebuild) commandLog.info({}, 'rebuilding the trigram index (a few minutes for millions)')
+  await transact(
+    pool,
+    async (client) => {
+      if (rebuild) {
+        // SET LOCAL: the setting ends with the transaction, never left on a pooled connection.
+        await client.query("SET LOCAL maintenance_work_mem = '256MB'")
+        await client.query(
+          'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
+        )
+      }
+      await client.query('ANALYZE quotes')
+      await client.query('ANALYZE quote_tags')
+    },
+    NO_LIMIT,
+  )
+  commandLog.info(
+    { loaded: count, seconds: (Date.now() - started) / 1000 },
+    'loaded synthetic quotes',
+  )
+}
+
+await runCommand(
+  {
+    name: 'quotes load-synthetic',
+    help: HELP,
+    positionals: true,
+    options: { remove: { type: 'boolean' } },
+  },
+  async ({ values, positionals }) => {
+    const what = countOf(values, positionals)
+    await withCommandStores('quotes', loadQuotesConfig(), async (config) => {
+      // Maintenance work, like migrations: past the pooler when DATABASE_DIRECT_URL is set.
+      const databaseUrl = migrationUrl(config)
+      await prepareDatabase(databaseUrl, commandLog)
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
+      try {
+        if (what === 'remove') {
+          const { rowCount } = await transact(
+            pool,
+            (client) => client.query("DELETE FROM quotes WHERE source = 'synthetic'"),
+            NO_LIMIT,
+          )
+          commandLog.info({ removed: rowCount ?? 0 }, 'removed synthetic quotes')
+        } else {
+          await load(pool, what)
+        }
+      } catch (error) {
+        // 23505: another load-synthetic ran at the same time and took the same ids.
+        if ((error as { code?: string }).code === '23505') {
+          throw new CliError(
+            'another load-synthetic is running on this database; try again after it',
           )
         }
-        await client.query('ANALYZE quotes')
-        await client.query('ANALYZE quote_tags')
-      },
-      NO_LIMIT,
-    )
-    log.info({ loaded: count, seconds: (Date.now() - started) / 1000 }, 'loaded synthetic quotes')
-  }
-} finally {
-  await pool.end()
-}
+        throw error
+      } finally {
+        await pool.end()
+      }
+    })
+  },
+)

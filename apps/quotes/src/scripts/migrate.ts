@@ -1,12 +1,26 @@
 // Applies migrations (and seeds an empty database) without starting the server:
-//   pnpm --filter @repo/quotes migrate
-// Past the pooler when DATABASE_DIRECT_URL is set, as the service's own start-up.
-import { migrationUrl } from '@repo/service-kit'
-import { pino } from 'pino'
+//   pnpm --filter @repo/quotes migrate [--help]
+import { commandLog, migrationUrl, runCommand, withCommandStores } from '@repo/service-kit'
 import { loadQuotesConfig } from '../config.js'
 import { prepareDatabase } from '../lib/database.js'
 
-const config = loadQuotesConfig()
-const log = pino({ level: config.LOG_LEVEL })
-await prepareDatabase(migrationUrl(config), log)
-log.info('database is up to date')
+const HELP = `
+Usage: pnpm --filter @repo/quotes migrate
+
+Brings the quotes database to the current schema (creating the database when the role may) and
+seeds the corpus from data/quotes.json when it holds no quotes yet. Safe beside running replicas
+(an advisory lock); the service does the same at start-up (MIGRATE_ON_START).
+
+Environment:
+  DATABASE_URL          default postgres://localhost:5432/quotes
+  DATABASE_DIRECT_URL   used instead when set (past a pooler such as PgBouncer)
+  EMBEDDED_STORES       auto (default): with no DATABASE_URL and nothing answering, the embedded
+                        Postgres in .data/quotes/pglite, as the service uses; off: fail instead
+`
+
+await runCommand({ name: 'quotes migrate', help: HELP }, () =>
+  withCommandStores('quotes', loadQuotesConfig(), async (config) => {
+    await prepareDatabase(migrationUrl(config), commandLog)
+    commandLog.info({}, 'database is up to date')
+  }),
+)

@@ -1,13 +1,29 @@
-// Re-seeds the quotes from data/quotes.json: inserts new ones, updates changed ones, removes
-// seed quotes the file no longer has. Ids come from the file, so they never change.
-//   pnpm --filter @repo/quotes seed
-// Past the pooler when DATABASE_DIRECT_URL is set, as the service's own start-up.
-import { migrationUrl } from '@repo/service-kit'
-import { pino } from 'pino'
+// Re-seeds the quotes from data/quotes.json: pnpm --filter @repo/quotes seed [--help]
+import { commandLog, migrationUrl, runCommand, withCommandStores } from '@repo/service-kit'
 import { loadQuotesConfig } from '../config.js'
 import { prepareDatabase } from '../lib/database.js'
 
-const config = loadQuotesConfig()
-const log = pino({ level: config.LOG_LEVEL })
-const outcome = await prepareDatabase(migrationUrl(config), log, { onlyIfEmpty: false })
-log.info(outcome, 're-seeded quotes (running services pick this up within CORPUS_REFRESH_SECONDS)')
+const HELP = `
+Usage: pnpm --filter @repo/quotes seed
+
+Re-seeds the quotes from data/quotes.json (after migrating): inserts new ones, updates changed
+ones, removes seed quotes the file no longer has. Ids come from the file, so they never change;
+synthetic quotes (load-synthetic) are left alone. Running services pick the changes up within
+CORPUS_REFRESH_SECONDS.
+
+Environment:
+  DATABASE_URL          default postgres://localhost:5432/quotes
+  DATABASE_DIRECT_URL   used instead when set (past a pooler such as PgBouncer)
+  EMBEDDED_STORES       auto (default): with no DATABASE_URL and nothing answering, the embedded
+                        Postgres in .data/quotes/pglite, as the service uses; off: fail instead
+`
+
+await runCommand({ name: 'quotes seed', help: HELP }, () =>
+  withCommandStores('quotes', loadQuotesConfig(), async (config) => {
+    const outcome = await prepareDatabase(migrationUrl(config), commandLog, { onlyIfEmpty: false })
+    commandLog.info(
+      { inserted: outcome.inserted, updated: outcome.updated, removed: outcome.removed },
+      're-seeded quotes (running services pick this up within CORPUS_REFRESH_SECONDS)',
+    )
+  }),
+)

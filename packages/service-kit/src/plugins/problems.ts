@@ -27,6 +27,7 @@ const TITLES: Record<ProblemCode, string> = {
   UNAUTHORIZED: 'Unauthorized',
   KEY_EXPIRED: 'API key expired',
   FEATURE_NOT_IN_PLAN: 'Feature not in plan',
+  ACCOUNT_DISABLED: 'Account disabled',
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',

@@ -18,7 +18,14 @@ export {
   startPgBouncer,
 } from './pgbouncer.js'
 export { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js'
-export { freePort, type Spawned, spawnServer, waitFor } from './processes.js'
+export {
+  freePort,
+  runScript,
+  type ScriptResult,
+  type Spawned,
+  spawnServer,
+  waitFor,
+} from './processes.js'
 export {
   type PrivateRedis,
   type RedisClusterNode,

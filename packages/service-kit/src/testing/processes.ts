@@ -83,3 +83,48 @@ export function spawnServer(command: string, args: string[], options: { cwd?: st
   }
   return spawned
 }
+
+export interface ScriptResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs a TypeScript command from the sources as `pnpm <script>` does (tsx, packages resolved from
+ * their sources), in `cwd`, with only `env` added to PATH and HOME: the test decides every
+ * setting. Resolves when it exits (killed after `timeoutMs`).
+ */
+export function runScript(
+  cwd: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<ScriptResult> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', script, ...args],
+    {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}

@@ -133,6 +133,13 @@ const authPages: FastifyPluginAsyncTypebox<AuthPagesOptions> = async (fastify, o
         return again('Wrong e-mail or password.', 401, email)
       }
       await loginThrottle.succeeded(email)
+      if (user.disabled_at) {
+        return again(
+          'This account has been disabled by an administrator. Contact support to have it enabled.',
+          403,
+          email,
+        )
+      }
       await fastify.accountEvents.record(user.id, 'signed_in', request.ip)
       await startSession(request, reply, user.id)
       return reply.redirect('/dashboard', 303)

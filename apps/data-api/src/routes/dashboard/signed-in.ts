@@ -3,6 +3,9 @@ import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { User } from '../../lib/accounts.js'
 import type { ApiKeyRow } from '../../lib/api-keys.js'
+
+export { type KeyState, keyState } from '../../lib/key-state.js'
+
 import { sessionToken } from '../../plugins/sessions.js'
 
 // Helpers of the signed-in pages (their preHandler, in account-pages.ts, sets request.user).
@@ -33,14 +36,4 @@ export async function ownKey(
     throw new HttpProblem('NOT_FOUND', 'There is no such key.')
   }
   return key
-}
-
-export type KeyState = 'active' | 'expiring' | 'grace' | 'expired' | 'revoked'
-
-/** Where a key stands at `now`, as the dashboard shows it. */
-export function keyState(key: ApiKeyRow, now: Date): KeyState {
-  if (key.revoked_at) return 'revoked'
-  if (key.expires_at && key.expires_at <= now) return 'expired'
-  if (key.rolled_to) return 'grace'
-  return key.expires_at ? 'expiring' : 'active'
 }
