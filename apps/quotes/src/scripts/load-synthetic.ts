@@ -1,8 +1,9 @@
 // Loads N synthetic quotes for scale testing, or removes them:
 //   pnpm --filter @repo/quotes load-synthetic 1000000
 //   pnpm --filter @repo/quotes load-synthetic --remove
-// Large loads drop the trigram index and rebuild it once at the end (far faster than updating it
-// row by row); searches are slow meanwhile. Running services see the new quotes within
+// Large loads drop the search index (the trigram index of quote_search, which triggers fill from
+// the quotes) and rebuild it once at the end (far faster than updating it row by row); searches
+// are slow meanwhile. Running services see the new quotes within
 // CORPUS_REFRESH_SECONDS, or at once after a restart.
 import { migrationUrl, transact } from '@repo/service-kit'
 import pg from 'pg'
@@ -45,7 +46,7 @@ try {
     let num = Math.max(rows[0]?.max ?? 0, SYNTHETIC_BASE)
     const next = syntheticGenerator(await readSeedFile(), num)
     const rebuild = count > REBUILD_INDEX_ABOVE
-    if (rebuild) await pool.query('DROP INDEX IF EXISTS quotes_search_text_trgm')
+    if (rebuild) await pool.query('DROP INDEX IF EXISTS quote_search_words_trgm')
     const started = Date.now()
     for (let done = 0; done < count; ) {
       const size = Math.min(BATCH, count - done)
@@ -71,14 +72,14 @@ try {
       pool,
       async (client) => {
         if (rebuild) {
-          log.info('rebuilding the trigram index')
+          log.info('rebuilding the search index')
           // SET LOCAL: the setting ends with the transaction, never left on a pooled connection.
           await client.query("SET LOCAL maintenance_work_mem = '256MB'")
           await client.query(
-            'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
+            'CREATE INDEX IF NOT EXISTS quote_search_words_trgm ON quote_search USING gin (words gin_trgm_ops)',
           )
         }
-        await client.query('ANALYZE quotes')
+        await client.query('ANALYZE quotes, quote_search')
       },
       NO_LIMIT,
     )
