@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { corpusFits, loadCorpusIds } from './corpus-ids.js'
-import { estimatedPage, firstMatches, type TermMatches } from './search-query.js'
+import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
+import { loadSearchSample } from './search-sample.js'
 import { type StoredQuote, storedQuote } from './stored-quote.js'
 
 export interface QuoteStoreOptions {
@@ -34,8 +35,10 @@ const EMPTY = new Int32Array(0)
  *   term with few matches cost no query (see search-query.ts).
  * Everything is reloaded every `refreshMs`, so re-seeding shows up without a restart.
  */
-export class QuoteStore {
+export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
+  /** Search's sample of the corpus (see search-sample.ts). */
+  sample: readonly string[] = []
   private loadedAt = 0
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
@@ -52,12 +55,17 @@ export class QuoteStore {
       // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
       maxSize: 8 * 1024 * 1024,
       sizeCalculation: (m) => m.ids.byteLength + 64,
-      fetchMethod: (term) => firstMatches(this.pool, term),
+      fetchMethod: (term) => termMatches(this.pool, this, term),
     })
   }
 
   get size(): number {
     return this.nums.length
+  }
+
+  /** The `index`-th smallest id (search plans id ranges with it). */
+  idAt(index: number): number | undefined {
+    return this.nums[index]
   }
 
   /** Loads the id list (and a small corpus entirely). Call once before serving. */
@@ -71,11 +79,13 @@ export class QuoteStore {
     const nums = fits
       ? Int32Array.from(rows, (row) => Number(row.num))
       : await loadCorpusIds(this.pool)
+    const sample = await loadSearchSample(this.pool)
     // Swapped in without an await in between: requests never see a half-loaded view.
     this.quotes.clear()
     this.matches.clear()
     if (fits) for (const row of rows) this.remember(row)
     this.nums = nums
+    this.sample = sample
     this.loadedAt = Date.now()
     this.version += 1
   }
@@ -138,8 +148,7 @@ export class QuoteStore {
     const matches = await this.matches.fetch(term)
     if (!matches) return { total: 0, estimated: false, results: [] }
     if (!matches.estimated) return this.pageOf(matches.ids, offset, limit)
-    const corpus = { size: this.nums.length, at: (i: number) => this.nums[i] }
-    const nums = await estimatedPage(this.pool, corpus, term, matches, offset, limit)
+    const nums = await estimatedPage(this.pool, this, term, matches, offset, limit)
     return { total: matches.total, estimated: true, results: await this.getMany(nums) }
   }
 
