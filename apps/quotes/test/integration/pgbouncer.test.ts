@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { QuoteResponse, SearchResponse } from '@repo/contracts'
 import {
   type PgBouncer,
@@ -13,6 +14,7 @@ import app from '../../src/app.js'
 import { loadQuotesConfig, type QuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
 import { readSeedFile } from '../../src/lib/seed.js'
+import { paths } from '../../src/paths.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
 let bouncer: PgBouncer
@@ -55,7 +57,11 @@ async function expectMigratedAndSeededOnce(replicas: Replicas<QuotesConfig>) {
   expect(replicas.failures).toEqual([])
   expect(replicas.started).toHaveLength(3)
   const migrations = await rows<{ name: string }>(replicas.db.url, 'SELECT name FROM pgmigrations')
-  expect(migrations.map((row) => row.name)).toEqual(['1700000000000_quotes'])
+  // Every migration in the folder, each recorded once.
+  const files = readdirSync(paths.migrations).filter((file) => file.endsWith('.sql'))
+  expect(migrations.map((row) => row.name).sort()).toEqual(
+    files.map((file) => file.slice(0, -'.sql'.length)).sort(),
+  )
   const [count] = await rows<{ n: number }>(
     replicas.db.url,
     'SELECT count(*)::int AS n FROM quotes',
