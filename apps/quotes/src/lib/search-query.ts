@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { rareTrigrams, sampleShare } from './search-sample.js'
+import { sampleShare } from './search-sample.js'
 import { likePattern, type TermKind, termKind } from './search-term.js'
 
 /**
@@ -73,21 +73,7 @@ export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_P
  * FROM and WHERE of a term's search (parameters: `values`). The words table narrows (or decides);
  * terms with other characters than letters and digits are decided by the quote's own text.
  */
-export function matchClause(
-  kind: TermKind,
-  narrow = 0,
-): { from: string; where: string; table: string } {
-  const base = fullMatchClause(kind)
-  if (narrow === 0 || kind === 'scan') return base
-  // The index reads the `narrow` trigram patterns (parameters after the term's own); the full
-  // pattern, on an expression the index does not cover, only filters their candidates.
-  const first = kind === 'exact' ? 3 : 2
-  const index = Array.from({ length: narrow }, (_, i) => `s.words LIKE $${first + i}`)
-  const filter = base.where.replace('s.words LIKE', "(s.words || '') LIKE")
-  return { ...base, where: `${index.join(' AND ')} AND ${filter}` }
-}
-
-function fullMatchClause(kind: TermKind): { from: string; where: string; table: string } {
+export function matchClause(kind: TermKind): { from: string; where: string; table: string } {
   switch (kind) {
     case 'word':
       return {
@@ -113,36 +99,29 @@ function fullMatchClause(kind: TermKind): { from: string; where: string; table: 
 }
 
 /** The parameters of matchClause's WHERE. */
-function values(term: string, kind: TermKind, narrow: readonly string[]): unknown[] {
+function values(term: string, kind: TermKind): unknown[] {
   if (kind === 'scan') return [likePattern(term)]
-  const own = kind === 'exact' ? [term, likePattern(term)] : [term]
-  return [...own, ...narrow.map((gram) => `%${gram}%`)]
+  return kind === 'exact' ? [term, likePattern(term)] : [term]
 }
 
 /** Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. */
-export function firstMatchesQuery(term: string, narrow: readonly string[] = []): Query {
+export function firstMatchesQuery(term: string): Query {
   const kind = termKind(term)
-  const { from, where, table } = matchClause(kind, narrow.length)
+  const { from, where, table } = matchClause(kind)
   return {
     text:
       `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
       `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
       `FROM ${from} WHERE ${where} LIMIT ${EXACT_LIMIT + 1}`,
-    values: values(term, kind, narrow),
+    values: values(term, kind),
   }
 }
 
 /** One page in id order; `below` limits the ids searched (the index strategy). */
-export function pageQuery(
-  term: string,
-  offset: number,
-  limit: number,
-  below?: number,
-  narrow: readonly string[] = [],
-): Query {
+export function pageQuery(term: string, offset: number, limit: number, below?: number): Query {
   const kind = termKind(term)
-  const { from, where } = matchClause(kind, narrow.length)
-  const vals = values(term, kind, narrow)
+  const { from, where } = matchClause(kind)
+  const vals = values(term, kind)
   const range = below === undefined ? '' : ` AND s.num <= $${vals.push(below)}`
   const o = vals.push(offset)
   const l = vals.push(limit)
@@ -183,15 +162,11 @@ export async function termMatches(
       return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
     }
   }
-  return firstMatches(pool, term, rareTrigrams(corpus.sample, term, kind))
+  return firstMatches(pool, term)
 }
 
-export async function firstMatches(
-  pool: pg.Pool,
-  term: string,
-  narrow: readonly string[] = [],
-): Promise<TermMatches> {
-  const query = firstMatchesQuery(term, narrow)
+export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {
+  const query = firstMatchesQuery(term)
   // A term without letters or digits can only be read from the quotes in id order.
   const rows = await run(pool, termKind(term) === 'scan' ? WALK_ONLY : INDEX_ONLY, query)
   if (rows.length <= EXACT_LIMIT) {
@@ -225,12 +200,10 @@ export async function estimatedPage(
   }
   // Twice the expected range; a page that falls short there (or past it) is asked again whole.
   const below = corpus.idAt(Math.ceil(2 * walk))
-  const narrow = rareTrigrams(corpus.sample, term, termKind(term))
   if (below !== undefined) {
     // The planner picks the primary key's range, or that ANDed with the trigram index.
-    const ranged = pageQuery(term, offset, limit, below, narrow)
-    const nums = toNums(await run(pool, NO_PARALLEL, ranged))
+    const nums = toNums(await run(pool, NO_PARALLEL, pageQuery(term, offset, limit, below)))
     if (nums.length === limit) return nums
   }
-  return toNums(await run(pool, INDEX_ONLY, pageQuery(term, offset, limit, undefined, narrow)))
+  return toNums(await run(pool, INDEX_ONLY, pageQuery(term, offset, limit)))
 }

@@ -32,30 +32,3 @@ export function sampleShare(
   for (const words of sample) if (words.includes(form)) hits += 1
   return hits / sample.length
 }
-
-/** Longer terms are not narrowed (testing their many trigrams against the sample costs more). */
-const NARROW_MAX_LENGTH = 24
-
-/**
- * The term's rarest trigrams (at most two, each in at most 1 % of the sample), when they are
- * fewer than all of its trigrams: the index reads only their posting lists, not those of the
- * term's common trigrams (`ing`, `the`), and the full pattern filters the candidates. Empty when
- * narrowing would not help, or for a term Postgres might spell differently (not plain ASCII).
- */
-export function rareTrigrams(sample: readonly string[], term: string, kind: TermKind): string[] {
-  if (sample.length === 0 || kind === 'scan' || !/^[\x20-\x7e]+$/.test(term)) return []
-  const form = wordsForm(term, kind)
-  if (form.length > NARROW_MAX_LENGTH) return []
-  const grams = new Set<string>()
-  for (let i = 0; i + 3 <= form.length; i += 1) grams.add(form.slice(i, i + 3))
-  const counted = [...grams].map((gram) => ({
-    gram,
-    hits: sample.reduce((n, words) => (words.includes(gram) ? n + 1 : n), 0),
-  }))
-  const rare = counted
-    .filter(({ hits }) => hits <= sample.length / 100)
-    .sort((a, b) => a.hits - b.hits)
-    .slice(0, 2)
-    .map(({ gram }) => gram)
-  return rare.length < grams.size ? rare : []
-}
