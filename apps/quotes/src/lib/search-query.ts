@@ -15,8 +15,9 @@ import { likePattern, type TermKind, termKind } from './search-term.js'
  *    from them. Otherwise the total is estimated from how far into the table (in blocks, which
  *    follow the ids) those matches reached, and each page is its own query:
  * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
- *    (a few hundred rows read); a rarer one asks the GIN index again, ANDed with the primary key
- *    range where the page should lie, so the heap check reads only that range's candidates.
+ *    (a few hundred rows read); a rarer one is searched within the primary-key range where the
+ *    page should lie (the planner reads that range, ANDed with the GIN index where that pays),
+ *    and again without the range if the page falls short there.
  *
  * Each step is one round trip: one simple-protocol message holding `SET LOCAL` plan settings and
  * the statement (the term inlined as an escaped literal), which Postgres runs as one implicit
