@@ -33,6 +33,8 @@ export const settings = {
   /** Share of non-2xx responses (and socket errors) above which a measurement is an ERROR. */
   maxNon2xxShare: 0.01,
   scale: integer('BENCH_SCALE', 1_000_000),
+  /** The kept database of the scale passes (another name keeps branches' schemas apart). */
+  scaleDatabase: process.env.BENCH_SCALE_DATABASE || 'bench_quotes_scale',
   coldTerms: Math.max(10, integer('BENCH_COLD_TERMS', 300)),
   shortTerms: Math.max(2, integer('BENCH_SHORT_TERMS', 30)),
   heavyBytes: Math.max(1, integer('BENCH_HEAVY_BYTES', 1_000_000)),

@@ -13,7 +13,7 @@ import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
 import { coldTerms, shortTerms } from './terms.mjs'
 
-export const SCALE_DATABASE = process.env.BENCH_SCALE_DATABASE || 'bench_quotes_scale'
+export const SCALE_DATABASE = settings.scaleDatabase
 const SEARCH_TIMEOUT_MS = 60_000
 const PASSES = [
   { name: 'scale/cold-search', termsOf: () => coldTerms(), p99Ms: settings.coldP99Ms },

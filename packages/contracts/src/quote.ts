@@ -52,7 +52,9 @@ export const SearchQuery = Type.Object({
   term: Type.Optional(
     Type.String({
       maxLength: SEARCH_TERM_MAX_LENGTH,
-      description: 'Case-insensitive substring of the quote text or the author name',
+      description:
+        'Case-insensitive substring of the quote text or the author name; a term of 1-2 ' +
+        'letters or digits matches that whole word',
     }),
   ),
   page: Type.Optional(PositiveIntegerParam('Page number, from 1 (default 1)')),
@@ -73,7 +75,15 @@ export const SearchResponse = Type.Object(
     results: Type.Array(Quote),
     search_term: Type.String(),
     status: Type.Literal(200),
-    total_quotes: Type.Integer({ minimum: 0 }),
+    total_quotes: Type.Integer({
+      minimum: 0,
+      description: 'Matching quotes: exact up to 1,000, an estimate above (see total_is_estimate)',
+    }),
+    total_is_estimate: Type.Boolean({
+      description:
+        'True when total_quotes (and so total_pages) is an estimate: a term with more than ' +
+        '1,000 matches is not counted exactly. Pages stay exact: in id order, without overlap.',
+    }),
     total_pages: Type.Integer({ minimum: 1 }),
   },
   { $id: 'SearchResponse', additionalProperties: false },

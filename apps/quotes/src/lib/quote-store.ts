@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
-import { likePattern } from './search-term.js'
+import { corpusFits, loadCorpusIds } from './corpus-ids.js'
+import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
+import { loadSearchSample } from './search-sample.js'
 import { type StoredQuote, storedQuote } from './stored-quote.js'
 
 export interface QuoteStoreOptions {
@@ -12,6 +14,8 @@ export interface QuoteStoreOptions {
 
 export interface SearchResult {
   total: number
+  /** True when `total` is an estimate (a term with more than EXACT_LIMIT matches). */
+  estimated: boolean
   results: StoredQuote[]
 }
 
@@ -32,17 +36,20 @@ const EMPTY = new Int32Array(0)
  * Read side of the corpus. Postgres is the source of truth; memory holds:
  * - the sorted ids of every quote (4 bytes each), for uniform random picks and unfiltered pages;
  * - up to `cacheMax` quotes with their serialized forms (the whole corpus when it fits);
- * - per search term, the sorted ids that match, so every page of a term costs one query.
+ * - per search term, its total and (up to EXACT_LIMIT matches) its sorted ids, so the pages of a
+ *   term with few matches cost no query (see search-query.ts).
  * Everything is reloaded every `refreshMs`, so re-seeding shows up without a restart.
  */
-export class QuoteStore {
+export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
+  /** Search's sample of the corpus (see search-sample.ts). */
+  sample: readonly string[] = []
   private loadedAt = 0
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
   private refreshing: Promise<void> | undefined
   private readonly quotes: LRUCache<number, StoredQuote>
-  private readonly matches: LRUCache<string, Int32Array>
+  private readonly matches: LRUCache<string, TermMatches>
 
   constructor(
     private readonly pool: pg.Pool,
@@ -50,10 +57,10 @@ export class QuoteStore {
   ) {
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
-      // Bounded by bytes: a common term over a large corpus can match a million ids.
-      maxSize: 32 * 1024 * 1024,
-      sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
-      fetchMethod: (pattern) => this.queryMatches(pattern),
+      // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
+      maxSize: 8 * 1024 * 1024,
+      sizeCalculation: (m) => m.ids.byteLength + 64,
+      fetchMethod: (term) => termMatches(this.pool, this, term),
     })
   }
 
@@ -61,29 +68,29 @@ export class QuoteStore {
     return this.nums.length
   }
 
+  /** The `index`-th smallest id (search plans id ranges with it). */
+  idAt(index: number): number | undefined {
+    return this.nums[index]
+  }
+
   /** Loads the id list (and a small corpus entirely). Call once before serving. */
   async load(): Promise<void> {
-    // A corpus that fits is read whole in one query, its ids taken from the rows; a larger one
-    // only has its ids read (its quotes come into memory as they are asked for).
-    const { rows } = await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num LIMIT $1`, [
-      this.opts.cacheMax + 1,
-    ])
-    const fits = rows.length <= this.opts.cacheMax
-    const nums = fits ? Int32Array.from(rows, (row) => Number(row.num)) : await this.allIds()
+    // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
+    // ids read (its quotes come into memory as they are asked for).
+    const fits = await corpusFits(this.pool, this.opts.cacheMax)
+    const { rows } = fits ? await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`) : { rows: [] }
+    const nums = fits
+      ? Int32Array.from(rows, (row) => Number(row.num))
+      : await loadCorpusIds(this.pool)
+    const sample = await loadSearchSample(this.pool)
     // Swapped in without an await in between: requests never see a half-loaded view.
     this.quotes.clear()
     this.matches.clear()
     if (fits) for (const row of rows) this.remember(row)
     this.nums = nums
+    this.sample = sample
     this.loadedAt = Date.now()
     this.version += 1
-  }
-
-  private async allIds(): Promise<Int32Array> {
-    const { rows } = await this.pool.query<{ nums: number[] | null }>(
-      'SELECT array_agg(num ORDER BY num) AS nums FROM quotes',
-    )
-    return Int32Array.from(rows[0]?.nums ?? [])
   }
 
   /** Starts a background reload when the corpus view is older than refreshMs. */
@@ -131,31 +138,29 @@ export class QuoteStore {
     return (await this.getByNum(num)) ?? this.getByNum(this.nums[0] as number)
   }
 
-  /** Quotes whose text or author contains `term` (case-insensitive), ordered by id. */
+  /**
+   * Quotes whose text or author contains `term` (case-insensitive; 1-2 letters or digits: that
+   * word), ordered by id. Totals above EXACT_LIMIT are estimates.
+   */
   async search(term: string, offset: number, limit: number): Promise<SearchResult> {
     this.maybeRefresh()
-    const ids = term === '' ? this.nums : await this.matchingIds(term)
-    if (offset >= ids.length) return { total: ids.length, results: [] }
-    return { total: ids.length, results: await this.getMany(ids.subarray(offset, offset + limit)) }
+    if (term === '') return this.pageOf(this.nums, offset, limit)
+    const matches = await this.matches.fetch(term)
+    if (!matches) return { total: 0, estimated: false, results: [] }
+    if (!matches.estimated) return this.pageOf(matches.ids, offset, limit)
+    const nums = await estimatedPage(this.pool, this, term, matches, offset, limit)
+    return { total: matches.total, estimated: true, results: await this.getMany(nums) }
   }
 
-  private async matchingIds(term: string): Promise<Int32Array> {
-    const ids = await this.matches.fetch(term)
-    return ids ?? EMPTY
-  }
-
-  private async queryMatches(term: string): Promise<Int32Array> {
-    // lower() on both sides, in SQL, so the term is folded exactly as the indexed text was.
-    const { rows } = await this.pool.query<{ nums: number[] | null }>(
-      `SELECT array_agg(num ORDER BY num) AS nums
-         FROM quotes WHERE search_text LIKE lower($1)`,
-      [likePattern(term)],
-    )
-    return Int32Array.from(rows[0]?.nums ?? [])
+  /** A page of a list of ids known whole (so its total is exact). */
+  private async pageOf(ids: Int32Array, offset: number, limit: number): Promise<SearchResult> {
+    const total = ids.length
+    const results = offset >= total ? [] : await this.getMany(ids.subarray(offset, offset + limit))
+    return { total, estimated: false, results }
   }
 
   /** The quotes of `nums` in that order (ids deleted meanwhile are skipped). */
-  async getMany(nums: Int32Array): Promise<StoredQuote[]> {
+  async getMany(nums: ArrayLike<number> & Iterable<number>): Promise<StoredQuote[]> {
     const found = new Map<number, StoredQuote>()
     const missing: number[] = []
     for (const num of nums) {

@@ -6,6 +6,8 @@ export interface SearchPage {
   info: PageInfo
   term: string
   total: number
+  /** The total is an estimate (a term with more matches than are counted exactly). */
+  estimated: boolean
   results: StoredQuote[]
 }
 
@@ -17,7 +19,8 @@ export function searchPageJson(page: SearchPage): string {
     `"next_page":${info.next_page},"previous_page":${info.previous_page},` +
     `"results":[${page.results.map((q) => q.itemJson).join(',')}],` +
     `"search_term":${JSON.stringify(page.term)},"status":200,` +
-    `"total_quotes":${page.total},"total_pages":${info.total_pages}}`
+    `"total_quotes":${page.total},"total_is_estimate":${page.estimated},` +
+    `"total_pages":${info.total_pages}}`
   )
 }
 
@@ -38,6 +41,7 @@ export function searchPageObject(page: SearchPage): SearchResponse {
     search_term: page.term,
     status: 200,
     total_quotes: page.total,
+    total_is_estimate: page.estimated,
     total_pages: info.total_pages,
   }
 }

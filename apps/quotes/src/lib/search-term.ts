@@ -2,3 +2,24 @@
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, '\\$&')}%`
 }
+
+/** Terms this short match whole words only (as substrings they would match nearly every quote). */
+export const WORD_TERM_MAX_LENGTH = 2
+
+/**
+ * How a term is matched against `quote_search.words` (see migration 1700000000010):
+ * - `word`: 1-2 ASCII letters or digits, a whole word (not preceded or followed by a letter or
+ *   digit);
+ * - `plain`: ASCII letters and digits only, a substring, answered by the words table exactly;
+ * - `exact`: anything else (spaces, punctuation, other alphabets, whose letters Postgres's locale
+ *   decides): the words table narrows the candidates, the quote's own lower-cased text
+ *   (`quotes.search_text`) decides, so punctuation counts literally;
+ * - `scan`: no letter or digit at all, so no index can help: the quote texts are read in id order.
+ */
+export type TermKind = 'word' | 'plain' | 'exact' | 'scan'
+
+export function termKind(term: string): TermKind {
+  if (!/[\p{L}\p{N}]/u.test(term)) return 'scan'
+  if (!/^[a-z0-9]+$/i.test(term)) return 'exact'
+  return term.length <= WORD_TERM_MAX_LENGTH ? 'word' : 'plain'
+}

@@ -139,8 +139,10 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           tags: ['quotes'],
           summary: 'Search quotes',
           description:
-            'Case-insensitive substring match on the quote text or the author name, ordered by id. ' +
-            'Without a term, pages through every quote.',
+            'Case-insensitive substring match on the quote text or the author name, ordered by id; ' +
+            'a term of 1-2 letters or digits matches that whole word. Without a term, pages ' +
+            'through every quote. Totals above 1,000 matches are estimates ' +
+            '(`total_is_estimate`: true; `total_pages` follows the estimate).',
           operationId: url === '/api/search' ? 'searchQuotes' : 'searchPage',
           security: [],
           hide: url !== '/api/search',
@@ -169,6 +171,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
             info: pageInfo(found.total, pageNumber, limit),
             term,
             total: found.total,
+            estimated: found.estimated,
             results: found.results,
           }
           const link = pagingLinkHeader(request.url, page.info)

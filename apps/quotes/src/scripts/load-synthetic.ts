@@ -23,8 +23,9 @@ Usage: pnpm --filter @repo/quotes load-synthetic <count>
 
 Adds <count> synthetic quotes (ids from 10,000,001 up, after any already loaded; words drawn with
 their frequency in the real corpus, so searches behave as they would on a large real one), with a
-progress bar. Loads over 50,000 drop the trigram index and rebuild it once at the end (far faster
-than updating it row by row; searches are slow meanwhile). --remove deletes every synthetic
+progress bar. Loads over 50,000 drop the search index (the trigram index of quote_search, which
+triggers fill from the quotes) and rebuild it once at the end (far faster than updating it row by
+row; searches are slow meanwhile). --remove deletes every synthetic
 quote. Running services see the change within CORPUS_REFRESH_SECONDS, or at once after a restart.
 Migrates (and seeds) first, like the service.
 
@@ -71,7 +72,7 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
     corpus.flatMap((q) => q.tags ?? []),
   )
   const rebuild = count > REBUILD_INDEX_ABOVE
-  if (rebuild) await pool.query('DROP INDEX IF EXISTS quotes_search_text_trgm')
+  if (rebuild) await pool.query('DROP INDEX IF EXISTS quote_search_words_trgm')
   const started = Date.now()
   const bar = progressBar('quotes', count)
   try {
@@ -103,7 +104,7 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
   } finally {
     bar.stop()
   }
-  if (rebuild) commandLog.info({}, 'rebuilding the trigram index (a few minutes for millions)')
+  if (rebuild) commandLog.info({}, 'rebuilding the search index (a few minutes for millions)')
   await transact(
     pool,
     async (client) => {
@@ -111,10 +112,10 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
         // SET LOCAL: the setting ends with the transaction, never left on a pooled connection.
         await client.query("SET LOCAL maintenance_work_mem = '256MB'")
         await client.query(
-          'CREATE INDEX IF NOT EXISTS quotes_search_text_trgm ON quotes USING gin (search_text gin_trgm_ops)',
+          'CREATE INDEX IF NOT EXISTS quote_search_words_trgm ON quote_search USING gin (words gin_trgm_ops)',
         )
       }
-      await client.query('ANALYZE quotes')
+      await client.query('ANALYZE quotes, quote_search')
       await client.query('ANALYZE quote_tags')
     },
     NO_LIMIT,

@@ -13,7 +13,7 @@ import { storedQuote } from '../../src/lib/stored-quote.js'
 const results = [storedQuote(3, 'First\nquote', 'A'), storedQuote(9, 'Second "quote"', 'B')]
 
 describe('search page representations', () => {
-  const page = { info: pageInfo(42, 2, 2), term: 'quo"te', total: 42, results }
+  const page = { info: pageInfo(42, 2, 2), term: 'quo"te', total: 42, estimated: false, results }
 
   it('writes JSON equal to the object form, and valid per the contract', () => {
     const parsed = JSON.parse(searchPageJson(page))

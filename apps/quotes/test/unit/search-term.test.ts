@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { likePattern } from '../../src/lib/search-term.js'
+import { inlined } from '../../src/lib/search-query.js'
+import { likePattern, termKind } from '../../src/lib/search-term.js'
 
 describe('likePattern', () => {
   it('wraps the term in wildcards', () => {
@@ -10,5 +11,35 @@ describe('likePattern', () => {
     expect(likePattern('100%')).toBe('%100\\%%')
     expect(likePattern('a_b')).toBe('%a\\_b%')
     expect(likePattern('back\\slash')).toBe('%back\\\\slash%')
+  })
+})
+
+describe('termKind', () => {
+  it('matches 1-2 ASCII letters or digits as a word, longer ones as a plain substring', () => {
+    expect(['a', 'Of', '42'].map(termKind)).toEqual(['word', 'word', 'word'])
+    expect(['age', 'Einstein'].map(termKind)).toEqual(['plain', 'plain'])
+  })
+
+  it('sends spaces, punctuation and other alphabets the exact way; no letter at all: a scan', () => {
+    expect(["don't", 'of the', 'école', "'s"].map(termKind)).toEqual([
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+    ])
+    expect(['%', '!?', ' '].map(termKind)).toEqual(['scan', 'scan', 'scan'])
+  })
+})
+
+describe('inlined', () => {
+  it('writes strings as escaped literals and integers as digits', () => {
+    const values = ["it's \\ %", 7, 'x', 'x', 'x', 'x', 'x', 'x', 'x', 5]
+    // $10 is the tenth parameter, not the first followed by a 0.
+    expect(inlined({ text: 'SELECT $1, $2, $10', values })).toBe("SELECT  E'it''s \\\\ %', 7, 5")
+  })
+
+  it('refuses anything else', () => {
+    expect(() => inlined({ text: 'SELECT $1', values: [1.5] })).toThrow(TypeError)
+    expect(() => inlined({ text: 'SELECT $1', values: [{}] })).toThrow(TypeError)
   })
 })

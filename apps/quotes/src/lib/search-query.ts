@@ -1,0 +1,210 @@
+import pg from 'pg'
+import { sampleShare } from './search-sample.js'
+import { likePattern, type TermKind, termKind } from './search-term.js'
+
+/**
+ * Search over `quote_search` (migration 1700000000010), planned per term rather than left to the
+ * planner's guess:
+ *
+ * 0. `termMatches`: the share of the planner's own sample of `words` (the column's 1,000-entry
+ *    histogram, held in memory: search-sample.ts) the term matches. A common term (estimated
+ *    above SAMPLED_ABOVE) gets that estimate as its total, without a query: the index would read
+ *    its trigrams' long posting lists, and its pages are short walks.
+ * 1. `firstMatches`: otherwise the GIN trigram index finds the candidates and the heap check
+ *    stops at EXACT_LIMIT + 1 matches. Fewer: that is every match, counted exactly, and pages come
+ *    from them. Otherwise the total is estimated from how far into the table (in blocks, which
+ *    follow the ids) those matches reached, and each page is its own query:
+ * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
+ *    (a few hundred rows read); a rarer one is searched within the primary-key range where the
+ *    page should lie (the planner reads that range, ANDed with the GIN index where that pays),
+ *    and again without the range if the page falls short there.
+ *
+ * Each step is one round trip: one simple-protocol message holding `SET LOCAL` plan settings and
+ * the statement (the term inlined as an escaped literal), which Postgres runs as one implicit
+ * transaction, so the settings end with it (safe behind a transaction-mode pooler, and an error
+ * leaves nothing behind).
+ */
+
+/** Totals up to this are exact; above it they are estimates (`total_is_estimate`). */
+export const EXACT_LIMIT = 1000
+/**
+ * A term the sample says matches more than this is not counted: its total is the sample's
+ * estimate. Its first page is a walk of at most (20 / 3,000) of the corpus, far cheaper than the
+ * index, whose trigrams' posting lists are long for such a term.
+ */
+export const SAMPLED_ABOVE = 3 * EXACT_LIMIT
+/** A page whose expected id-order walk reads at most this many rows walks; else the index. */
+export const WALK_MAX_ROWS = 10_000
+
+export interface TermMatches {
+  total: number
+  estimated: boolean
+  /** Every matching id, sorted, when the total is exact; empty otherwise. */
+  ids: Int32Array
+}
+
+/** The sorted ids of the corpus, as the store holds them, and the search sample. */
+export interface CorpusIds {
+  readonly size: number
+  idAt(index: number): number | undefined
+  /** `quote_search.words` values sampled by ANALYZE (search-sample.ts). */
+  readonly sample: readonly string[]
+}
+
+interface Query {
+  text: string
+  values: unknown[]
+}
+
+interface MatchRow {
+  num: number
+  block?: number
+  blocks?: number
+}
+
+const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0'
+/** The trigram index (bitmap scans) only. */
+const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL}`
+/** The primary key in id order only. */
+const WALK_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; ${NO_PARALLEL}`
+/** The settings each strategy runs with (for EXPLAIN in tests). */
+export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_PARALLEL }
+
+/**
+ * FROM and WHERE of a term's search (parameters: `values`). The words table narrows (or decides);
+ * terms with other characters than letters and digits are decided by the quote's own text.
+ */
+export function matchClause(kind: TermKind): { from: string; where: string; table: string } {
+  switch (kind) {
+    case 'word':
+      return {
+        table: 'quote_search',
+        from: 'quote_search s',
+        where: `s.words LIKE '%ǂ' || quote_search_key($1) || 'ǂ%'`,
+      }
+    case 'plain':
+      return {
+        table: 'quote_search',
+        from: 'quote_search s',
+        where: `s.words LIKE '%' || quote_search_key($1) || '%'`,
+      }
+    case 'exact':
+      return {
+        table: 'quote_search',
+        from: 'quote_search s JOIN quotes q ON q.num = s.num',
+        where: `s.words LIKE '%' || quote_search_key($1) || '%' AND q.search_text LIKE lower($2)`,
+      }
+    case 'scan':
+      return { table: 'quotes', from: 'quotes s', where: 's.search_text LIKE lower($1)' }
+  }
+}
+
+/** The parameters of matchClause's WHERE. */
+function values(term: string, kind: TermKind): unknown[] {
+  if (kind === 'scan') return [likePattern(term)]
+  return kind === 'exact' ? [term, likePattern(term)] : [term]
+}
+
+/** Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. */
+export function firstMatchesQuery(term: string): Query {
+  const kind = termKind(term)
+  const { from, where, table } = matchClause(kind)
+  return {
+    text:
+      `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
+      `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
+      `FROM ${from} WHERE ${where} LIMIT ${EXACT_LIMIT + 1}`,
+    values: values(term, kind),
+  }
+}
+
+/** One page in id order; `below` limits the ids searched (the index strategy). */
+export function pageQuery(term: string, offset: number, limit: number, below?: number): Query {
+  const kind = termKind(term)
+  const { from, where } = matchClause(kind)
+  const vals = values(term, kind)
+  const range = below === undefined ? '' : ` AND s.num <= $${vals.push(below)}`
+  const o = vals.push(offset)
+  const l = vals.push(limit)
+  return {
+    text: `SELECT s.num FROM ${from} WHERE ${where}${range} ORDER BY s.num OFFSET $${o} LIMIT $${l}`,
+    values: vals,
+  }
+}
+
+/** The query with its parameters written in as literals (integers checked, strings escaped). */
+export function inlined({ text, values }: Query): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = values[Number(n) - 1]
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
+    if (typeof value === 'string') return pg.escapeLiteral(value)
+    throw new TypeError(`cannot inline parameter $${n}`)
+  })
+}
+
+async function run(pool: pg.Pool, settings: string, query: Query): Promise<MatchRow[]> {
+  const results = (await pool.query(
+    `${settings}; ${inlined(query)}`,
+  )) as unknown as pg.QueryResult[]
+  return (results.at(-1)?.rows ?? []) as MatchRow[]
+}
+
+/** A term's total (exact, with its ids, or estimated), choosing how to find it (steps 0 and 1). */
+export async function termMatches(
+  pool: pg.Pool,
+  corpus: CorpusIds,
+  term: string,
+): Promise<TermMatches> {
+  const kind = termKind(term)
+  const share = kind === 'scan' ? undefined : sampleShare(corpus.sample, term, kind)
+  if (share !== undefined) {
+    const planned = share * corpus.size
+    if (planned > SAMPLED_ABOVE) {
+      return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
+    }
+  }
+  return firstMatches(pool, term)
+}
+
+export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {
+  const query = firstMatchesQuery(term)
+  // A term without letters or digits can only be read from the quotes in id order.
+  const rows = await run(pool, termKind(term) === 'scan' ? WALK_ONLY : INDEX_ONLY, query)
+  if (rows.length <= EXACT_LIMIT) {
+    const ids = Int32Array.from(rows, (row) => Number(row.num)).sort()
+    return { total: ids.length, estimated: false, ids }
+  }
+  // The matches found fill the first `reached` blocks: the rest of the table holds as many per
+  // block. Never below what was found, so the estimate stays above EXACT_LIMIT.
+  const reached = Math.max(...rows.map((row) => Number(row.block))) + 1
+  const blocks = Math.max(Number(rows[0]?.blocks), reached)
+  const total = Math.max(EXACT_LIMIT + 1, Math.round((rows.length * blocks) / reached))
+  return { total, estimated: true, ids: new Int32Array(0) }
+}
+
+/** The ids of one page of an estimated term, in id order. */
+export async function estimatedPage(
+  pool: pg.Pool,
+  corpus: CorpusIds,
+  term: string,
+  matches: TermMatches,
+  offset: number,
+  limit: number,
+  { walkMaxRows = WALK_MAX_ROWS }: { walkMaxRows?: number } = {},
+): Promise<number[]> {
+  const toNums = (rows: { num: number }[]) => rows.map((row) => Number(row.num))
+  const needed = offset + limit
+  // Rows an id-order walk reads to find the page, at the term's estimated density.
+  const walk = (needed * corpus.size) / Math.max(matches.total, 1)
+  if (walk <= walkMaxRows || termKind(term) === 'scan') {
+    return toNums(await run(pool, WALK_ONLY, pageQuery(term, offset, limit)))
+  }
+  // Twice the expected range; a page that falls short there (or past it) is asked again whole.
+  const below = corpus.idAt(Math.ceil(2 * walk))
+  if (below !== undefined) {
+    // The planner picks the primary key's range, or that ANDed with the trigram index.
+    const nums = toNums(await run(pool, NO_PARALLEL, pageQuery(term, offset, limit, below)))
+    if (nums.length === limit) return nums
+  }
+  return toNums(await run(pool, INDEX_ONLY, pageQuery(term, offset, limit)))
+}
