@@ -27,6 +27,8 @@ export const paths = {
 export const settings = {
   duration: Math.max(1, integer('BENCH_DURATION', 10)),
   warmup: integer('BENCH_WARMUP', 2),
+  /** Warm-up of each side's first round (its code is not compiled for this request yet). */
+  firstWarmup: integer('BENCH_FIRST_WARMUP', 8),
   rounds: Math.max(1, integer('BENCH_ROUNDS', 3)),
   threads: Math.max(1, integer('BENCH_THREADS', 1)),
   connections: Math.max(1, integer('BENCH_CONNECTIONS', 50)),
@@ -41,6 +43,8 @@ export const settings = {
   /** Seconds each heavy request may take before it counts as unanswered. */
   heavyTimeout: Math.max(1, integer('BENCH_HEAVY_TIMEOUT', 120)),
   seed: integer('BENCH_SEED', 42),
+  /** Extra `node` options for the services under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. */
+  nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   /** Peak RSS ceiling of a service under load (SPEC.md section 5). */
   rssLimitMb: 200,
   /** p99 ceiling of a never-searched term with BENCH_SCALE quotes (SPEC.md section 5). */
@@ -53,12 +57,15 @@ export const settings = {
   healthP99Ms: 50,
 }
 
+/** Random per run: names this run's Redis keys and databases, so runs side by side never meet. */
+export const runId = randomBytes(4).toString('hex')
+
 export const infra = {
   /** Postgres server URL without a database; trust auth as `postgres`. */
   postgres: (process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, ''),
   redis: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
   /** Every Redis key of this run (services and the Redis reference) starts with this. */
-  redisPrefix: `bench:${randomBytes(4).toString('hex')}:`,
+  redisPrefix: `bench:${runId}:`,
 }
 
 export function databaseUrl(name) {

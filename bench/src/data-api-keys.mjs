@@ -5,14 +5,18 @@
 const csrfOf = (html) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1]
 
 async function session(url) {
-  let cookie = ''
+  // Every cookie the dashboard sets (the session, the CSRF secret), by name, as a browser would.
+  const jar = new Map()
+  const cookies = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
   const remember = (res) => {
     for (const line of res.headers.getSetCookie()) {
-      if (line.startsWith('session=')) cookie = line.split(';', 1)[0]
+      const pair = line.split(';', 1)[0]
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
     }
   }
   const page = async (path) => {
-    const res = await fetch(`${url}${path}`, { headers: { cookie } })
+    const res = await fetch(`${url}${path}`, { headers: { cookie: cookies() } })
     remember(res)
     const html = await res.text()
     if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`)
@@ -22,7 +26,7 @@ async function session(url) {
     const res = await fetch(`${url}${path}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { cookie: cookies(), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form),
     })
     remember(res)

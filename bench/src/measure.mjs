@@ -20,12 +20,12 @@ export function failures(run) {
  * Measures `request` against the server process `pid`. Resolves to: requests, rps, latency
  * (p50, p99, max in ms), statuses, failures, cpuUs (server CPU over the measured run),
  * cpuPerRequestUs, cpuCores (CPU time / wall time), peakRssMb, hwmMb, and the warm-up's
- * { requests, failures }.
+ * { requests, failures }. `warmup`: seconds of warm-up (default BENCH_WARMUP).
  */
-export async function measure(request, pid) {
+export async function measure(request, pid, { warmup = settings.warmup } = {}) {
   const rss = sampleRss(pid)
   try {
-    const warm = settings.warmup > 0 ? await runWrk(request, load(settings.warmup)) : undefined
+    const warm = warmup > 0 ? await runWrk(request, load(warmup)) : undefined
     const before = cpuMicros(pid)
     const run = await runWrk(request, load(settings.duration))
     const cpuUs = cpuMicros(pid) - before

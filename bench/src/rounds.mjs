@@ -98,14 +98,17 @@ export async function runRounds(scenario, { service, reference, progress }) {
   }
   const n = settings.rounds
   for (let round = 1; round <= n; round += 1) {
+    // A process that has just started (or not run this request yet) is still compiling its hot
+    // paths: the first round of each side warms up longer.
+    const warmup = { warmup: round === 1 ? settings.firstWarmup : settings.warmup }
     progress(`${scenario.name}: round ${round}/${n} reference ${scenario.reference}`)
-    const ref = await measure({ url: `${reference.url}/` }, reference.handle.pid)
+    const ref = await measure({ url: `${reference.url}/` }, reference.handle.pid, warmup)
     progress(
       `${scenario.name}: round ${round}/${n} reference: ${round1(ref.cpuPerRequestUs)} µs/req, ` +
         `${ref.rps.toFixed(0)} req/s`,
     )
     progress(`${scenario.name}: round ${round}/${n} scenario`)
-    const own = await measure(request, service.pid)
+    const own = await measure(request, service.pid, warmup)
     progress(
       `${scenario.name}: round ${round}/${n} scenario: ${round1(own.cpuPerRequestUs)} µs/req, ` +
         `${own.rps.toFixed(0)} req/s, p99 ${own.p99.toFixed(1)} ms, ` +

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { databaseUrl, infra, paths } from './config.mjs'
+import { databaseUrl, infra, paths, runId, settings } from './config.mjs'
 import { createBenchKeys } from './data-api-keys.mjs'
 import { dropDatabase, recreateDatabase } from './database.mjs'
 import { freePort, startProcess } from './servers.mjs'
@@ -12,7 +12,7 @@ import { freePort, startProcess } from './servers.mjs'
 export const services = {
   quotes: {
     entry: join(paths.repo, 'apps', 'quotes', 'dist', 'server.js'),
-    database: 'bench_quotes',
+    database: `bench_quotes_${runId}`,
     env: {
       // All benchmark requests come from one address; the default per-address ceiling
       // (1,000 requests per minute) would answer 429 to nearly all of them.
@@ -24,7 +24,7 @@ export const services = {
   },
   'data-api': {
     entry: join(paths.repo, 'apps', 'data-api', 'dist', 'server.js'),
-    database: 'bench_data_api',
+    database: `bench_data_api_${runId}`,
     env: {
       SESSION_SECRET: randomBytes(24).toString('hex'),
       // The bench signs up from one address.
@@ -70,7 +70,12 @@ export async function startService(
   const handle = await startProcess({
     name: instance,
     // As the apps' start scripts and images run them (see their package.json and Dockerfile).
-    args: ['--max-old-space-size=512', service.entry],
+    args: [
+      '--max-old-space-size=512',
+      '--max-semi-space-size=16',
+      ...settings.nodeArgs,
+      service.entry,
+    ],
     env: {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { type FastifyServerOptions, LogController } from 'fastify'
 import type { DestinationStream } from 'pino'
 import type { BaseConfig } from './config.js'
-import { lazyChildLogger } from './lazy-logger.js'
 import { parseUrlEncoded } from './text-input.js'
 
 // Request ids: a random prefix per process and a counter. Unique across replicas and restarts
@@ -47,7 +46,6 @@ export function fastifyOptions(
       disableRequestLogging: true,
       requestIdLogLabel: 'request_id',
     }),
-    childLoggerFactory: lazyChildLogger,
     genReqId: (req) => {
       const supplied = req.headers['x-request-id']
       return typeof supplied === 'string' && SAFE_REQUEST_ID.test(supplied)

@@ -72,6 +72,9 @@ export interface SharedCounterOptions {
  */
 export type RateLimitStore = FastifyRateLimitStore
 
+/** Clients (addresses) a store remembers per route; the least recently seen go first. */
+const CLIENTS_PER_ROUTE = 100_000
+
 export function sharedCounterStore(
   redis: RedisClient,
   opts: SharedCounterOptions,
@@ -86,10 +89,19 @@ export function sharedCounterStore(
   let retryAt = 0
 
   return class SharedCounterStore implements RateLimitStore {
-    private readonly leases = new LRUCache<string, Lease>({ max: 100_000 })
-    private readonly local = new LRUCache<string, { count: number; windowEnd: number }>({
-      max: 100_000,
-    })
+    // Made on first use: @fastify/rate-limit makes a store per route (child()), and an LRUCache
+    // allocates its `max` slots up front (about 1.7 MB each at 100,000), which for every route
+    // of a service came to tens of MB of resident memory that most routes never touch.
+    private leasesCache: LRUCache<string, Lease> | undefined
+    private localCache: LRUCache<string, { count: number; windowEnd: number }> | undefined
+    private get leases(): LRUCache<string, Lease> {
+      this.leasesCache ??= new LRUCache({ max: CLIENTS_PER_ROUTE })
+      return this.leasesCache
+    }
+    private get local(): LRUCache<string, { count: number; windowEnd: number }> {
+      this.localCache ??= new LRUCache({ max: CLIENTS_PER_ROUTE })
+      return this.localCache
+    }
     private readonly pending = new Map<string, Promise<void>>()
 
     constructor(

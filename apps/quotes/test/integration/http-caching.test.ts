@@ -65,14 +65,26 @@ describe('caching', () => {
   })
 })
 
-describe('CORS', () => {
-  it('lets any origin read', async () => {
-    const res = await t.app.inject({ url: '/api/q/q1', headers: { origin: 'https://example.org' } })
-    expect(res.headers['access-control-allow-origin']).toBe('*')
-    expect(res.headers['access-control-expose-headers']).toContain('ETag')
+describe('CORS (@fastify/cors)', () => {
+  const EXPOSED =
+    'Allow, ETag, Link, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+
+  it('lets any origin read answers and errors, exposing the same headers, without Vary: Origin', async () => {
+    for (const url of [
+      '/api/q/q1',
+      '/api',
+      '/api/search?term=hope',
+      '/api/q/q999999',
+      '/nowhere',
+    ]) {
+      const res = await t.app.inject({ url, headers: { origin: 'https://example.org' } })
+      expect([url, res.headers['access-control-allow-origin']]).toEqual([url, '*'])
+      expect([url, res.headers['access-control-expose-headers']]).toEqual([url, EXPOSED])
+      expect(String(res.headers.vary ?? '')).not.toMatch(/origin/i)
+    }
   })
 
-  it('answers preflight for GET', async () => {
+  it('answers preflight for GET, echoing the requested headers (Vary on them), cached a day', async () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/search',
@@ -83,7 +95,21 @@ describe('CORS', () => {
       },
     })
     expect(res.statusCode).toBe(204)
-    expect(res.headers['access-control-allow-methods']).toContain('GET')
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD')
+    expect(res.headers['access-control-allow-headers']).toBe('if-none-match')
+    expect(res.headers['access-control-max-age']).toBe('86400')
+    expect(res.headers.vary).toBe('Access-Control-Request-Headers')
+    expect(res.body).toBe('')
+  })
+
+  it('answers any OPTIONS request with the preflight answer, never an error', async () => {
+    for (const url of ['/api/q/q1', '/nowhere']) {
+      const res = await t.app.inject({ method: 'OPTIONS', url })
+      expect([url, res.statusCode]).toEqual([url, 204])
+      expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD')
+      expect(res.headers['access-control-allow-headers']).toBeUndefined()
+    }
   })
 })
 
