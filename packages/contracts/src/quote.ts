@@ -1,27 +1,22 @@
 import { type Static, Type } from 'typebox'
+import { Closed } from './schema-helpers.js'
 
 /** Quote ids are `q` followed by digits; they never change once assigned. */
 export const QuoteId = Type.String({ pattern: '^q[0-9]{1,15}$', examples: ['q42'] })
 
-export const Quote = Type.Object(
-  {
-    id: QuoteId,
-    quote: Type.String({ description: 'The quotation text' }),
-    author: Type.String({ description: "The author's name" }),
-  },
-  { $id: 'Quote', additionalProperties: false },
-)
+export const Quote = Closed('Quote', {
+  id: QuoteId,
+  quote: Type.String({ description: 'The quotation text' }),
+  author: Type.String({ description: "The author's name" }),
+})
 export type Quote = Static<typeof Quote>
 
-export const QuoteResponse = Type.Object(
-  {
-    id: QuoteId,
-    quote: Type.String(),
-    author: Type.String(),
-    status: Type.Literal(200),
-  },
-  { $id: 'QuoteResponse', additionalProperties: false },
-)
+export const QuoteResponse = Closed('QuoteResponse', {
+  id: QuoteId,
+  quote: Type.String(),
+  author: Type.String(),
+  status: Type.Literal(200),
+})
 export type QuoteResponse = Static<typeof QuoteResponse>
 
 export const QuoteParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -55,18 +50,15 @@ export const SearchQuery = Type.Object({
 })
 export type SearchQuery = Static<typeof SearchQuery>
 
-export const SearchResponse = Type.Object(
-  {
-    current_page: Type.Integer({ minimum: 1 }),
-    limit: Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT }),
-    next_page: Type.Integer({ minimum: 1 }),
-    previous_page: Type.Integer({ minimum: 1 }),
-    results: Type.Array(Quote),
-    search_term: Type.String(),
-    status: Type.Literal(200),
-    total_quotes: Type.Integer({ minimum: 0 }),
-    total_pages: Type.Integer({ minimum: 1 }),
-  },
-  { $id: 'SearchResponse', additionalProperties: false },
-)
+export const SearchResponse = Closed('SearchResponse', {
+  current_page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT }),
+  next_page: Type.Integer({ minimum: 1 }),
+  previous_page: Type.Integer({ minimum: 1 }),
+  results: Type.Array(Quote),
+  search_term: Type.String(),
+  status: Type.Literal(200),
+  total_quotes: Type.Integer({ minimum: 0 }),
+  total_pages: Type.Integer({ minimum: 1 }),
+})
 export type SearchResponse = Static<typeof SearchResponse>
