@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { platformPlugin } from '@repo/service-kit'
+import { OPEN_API } from './api-description.js'
 import type { QuotesConfig } from './config.js'
-import { paths } from './paths.js'
+import { packageRoot } from './paths.js'
 import fairUse from './plugins/fair-use.js'
 import negotiatedProblems from './plugins/negotiated-problems.js'
 import publicCors from './plugins/public-cors.js'
@@ -13,29 +13,6 @@ export interface AppOptions {
   config: QuotesConfig
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-
-const API_DESCRIPTION = `
-A public, read-only collection of quotations. No key, no sign-up.
-
-**Formats.** Every URL answers in HTML, JSON or plain text by the \`Accept\` header, with
-q-values honoured. No \`Accept\` header, or only \`*/*\` (curl, wget, most HTTP libraries), gets
-plain text; a request naming none of the three gets HTML. Responses carry \`Vary: Accept\`.
-The browser pages \`/\`, \`/q/{id}\` and \`/search\` are the same resources as \`/api\`,
-\`/api/q/{id}\` and \`/api/search\`.
-
-**Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`
-and the \`request_id\`, or a plain sentence, or an HTML page, by the same negotiation.
-
-**Fair use.** Send a \`User-Agent\` naming your library or site and a contact, and keep to 100
-requests a minute. Nothing is refused for a missing User-Agent. A hard ceiling per client address
-(1,000 a minute by default) answers 429 with \`Retry-After\` and \`X-RateLimit-*\` headers.
-CORS is open to every origin for GET.
-
-**Caching.** Quotes by id and search pages carry \`Cache-Control\` and an \`ETag\`; send
-\`If-None-Match\` to get 304. The random quote is never cacheable.
-`.trim()
-
 /**
  * The quotes service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
@@ -45,17 +22,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) =
   await fastify.register(platformPlugin, {
     name: 'quotes',
     config,
-    views: paths.views,
-    publicDir: paths.public,
-    openApi: {
-      title: 'Quotes API',
-      description: API_DESCRIPTION,
-      version,
-      tags: [
-        { name: 'quotes', description: 'Random quote, quote by id, search' },
-        { name: 'operations', description: 'Health, readiness' },
-      ],
-    },
+    root: packageRoot,
+    openApi: OPEN_API,
   })
   await fastify.register(publicCors)
 
