@@ -47,6 +47,7 @@ RUN pnpm --filter "@repo/${APP}..." run build
 RUN pnpm deploy --config.inject-workspace-packages=true --offline --filter "@repo/${APP}" --prod /out \
  && test -f /out/dist/server.js \
  && test -f /out/node_modules/@repo/service-kit/dist/index.js \
+ && test -f /out/node_modules/@repo/service-kit/public/kit.css \
  && find /out/node_modules -name '*.map' -type f -delete \
  && find /out/node_modules -type d -path '*/prebuilds/*' -prune ! -name "linux-$(node -p process.arch)*" \
       -exec rm -rf {} +

@@ -1,4 +1,12 @@
-import { DataInfoResponse, DataResponse, KeywordsResult, StatsResult } from '@repo/contracts'
+import {
+  DataInfoResponse,
+  DataResponse,
+  FEATURES,
+  KeywordsResult,
+  PLAN_LIMITS,
+  StatsResult,
+} from '@repo/contracts'
+import { oneByteOver, oneByteOverProblem } from '@repo/service-kit/testing'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { madeUpKey } from './support/api-keys.js'
@@ -9,6 +17,7 @@ import { type Answer, expectProblem, http } from './support/http.js'
 
 // One PRO account and key for the whole file, and a second account that must not reach it
 // (sign-ups are throttled per address). The tests run in order: plan change and revocation last.
+const { FREE, PRO } = PLAN_LIMITS
 const browser = new DashboardBrowser()
 const stranger = new DashboardBrowser()
 const email = uniqueEmail('api')
@@ -55,19 +64,19 @@ describe('GET /api/v1/data', () => {
       last_used_at: null,
     })
     expect(body.quota).toEqual({
-      limit: 10_000,
+      limit: PRO.dailyRequests,
       used: 1,
-      remaining: 9_999,
+      remaining: PRO.dailyRequests - 1,
       resets_at: body.quota.resets_at,
     })
     const resets = new Date(body.quota.resets_at)
     expect(resets.getUTCHours() + resets.getUTCMinutes() + resets.getUTCSeconds()).toBe(0)
     expect(resets.getTime()).toBeGreaterThan(before)
     expect(resets.getTime() - before).toBeLessThanOrEqual(86_400_000)
-    expect(body.features).toEqual(['stats', 'sentiment', 'keywords', 'language'])
-    expect(body.max_data_bytes).toBe(100 * 1024)
+    expect(body.features).toEqual(PRO.features)
+    expect(body.max_data_bytes).toBe(PRO.maxDataBytes)
 
-    const { r, t } = expectRateLimitFields(res, 10_000)
+    const { r, t } = expectRateLimitFields(res, PRO.dailyRequests)
     expect(r).toBe(body.quota.remaining)
     expect(Math.abs(t - (resets.getTime() - Date.now()) / 1000)).toBeLessThan(5)
   })
@@ -145,15 +154,7 @@ describe('POST /api/v1/data', () => {
   it('400 for an unknown feature, listing the allowed ones', async () => {
     const res = await callData(key, { data: 'x', options: { feature: 'translate' } })
     const problem = expectProblem(res, 400, 'UNKNOWN_FEATURE')
-    expect(problem.allowed).toEqual([
-      'stats',
-      'sentiment',
-      'keywords',
-      'language',
-      'entities',
-      'summary',
-      'redact',
-    ])
+    expect(problem.allowed).toEqual(FEATURES)
   })
 
   it('400 for malformed JSON and for a wrong body', async () => {
@@ -177,16 +178,13 @@ describe('POST /api/v1/data', () => {
 
   it('accepts exactly the plan’s size, counted in UTF-8 bytes; 413 one byte over', async () => {
     const exact = await callData(key, {
-      data: 'é'.repeat(50 * 1024),
+      data: 'é'.repeat(PRO.maxDataBytes / 2),
       options: { feature: 'stats' },
     })
     expect(exact.status, exact.text.slice(0, 300)).toBe(200)
-    const over = await callData(key, {
-      data: 'a'.repeat(100 * 1024 + 1),
-      options: { feature: 'stats' },
-    })
+    const over = await callData(key, oneByteOver('PRO'))
     const problem = expectProblem(over, 413, 'PAYLOAD_TOO_LARGE')
-    expect(problem).toMatchObject({ max_data_bytes: 102_400, data_bytes: 102_401, plan: 'PRO' })
+    expect(problem).toMatchObject(oneByteOverProblem('PRO'))
   })
 
   it.each([
@@ -254,25 +252,20 @@ describe('plan change and revocation in the dashboard', () => {
     expect(info.status).toBe(200)
     expect(info.json()).toMatchObject({
       user: { plan: 'FREE' },
-      quota: { limit: 1_000 },
-      features: ['stats', 'sentiment'],
-      max_data_bytes: 10 * 1024,
+      quota: { limit: FREE.dailyRequests },
+      features: FREE.features,
+      max_data_bytes: FREE.maxDataBytes,
     })
-    expectRateLimitFields(info, 1_000)
+    expectRateLimitFields(info, FREE.dailyRequests)
 
     const keywords = await callData(key, { data: TEXT, options: { feature: 'keywords' } })
     const problem = expectProblem(keywords, 403, 'FEATURE_NOT_IN_PLAN')
     expect(problem).toMatchObject({ feature: 'keywords', plan: 'FREE', required_plan: 'PRO' })
-    expect(keywords.headers.get('ratelimit-policy')).toBe('"daily";q=1000;w=86400')
+    expect(keywords.headers.get('ratelimit-policy')).toBe(`"daily";q=${FREE.dailyRequests};w=86400`)
 
-    const tooLarge = await callData(key, {
-      data: 'a'.repeat(10 * 1024 + 1),
-      options: { feature: 'stats' },
-    })
-    expect(expectProblem(tooLarge, 413, 'PAYLOAD_TOO_LARGE')).toMatchObject({
-      max_data_bytes: 10_240,
-      plan: 'FREE',
-    })
+    const tooLarge = await callData(key, oneByteOver('FREE'))
+    const tooLargeProblem = expectProblem(tooLarge, 413, 'PAYLOAD_TOO_LARGE')
+    expect(tooLargeProblem).toMatchObject(oneByteOverProblem('FREE'))
   })
 
   it('revocation: a confirmation page, then the key is refused with 401', async () => {

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { DataInfoResponse } from '@repo/contracts'
+import { type DataInfoResponse, PLAN_LIMITS } from '@repo/contracts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser, uniqueEmail } from './support/dashboard.js'
 import { callData, parseRateLimit } from './support/data-api.js'
 import { expectProblem, pool } from './support/http.js'
 
-const FREE_DAILY = 1_000
+const FREE_DAILY = PLAN_LIMITS.FREE.dailyRequests
 const CONCURRENCY = 20
 
 let key = ''

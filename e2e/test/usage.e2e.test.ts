@@ -1,4 +1,4 @@
-import { UsageResponse } from '@repo/contracts'
+import { PLAN_LIMITS, UsageResponse } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser, uniqueEmail } from './support/dashboard.js'
@@ -42,7 +42,9 @@ describe('GET /api/v1/usage', () => {
     expect(body.days[2]).toMatchObject({ date: today })
     expect(body.total).toBe(3)
     expect(body.quota.used).toBe(body.days[2]?.requests)
-    expect(res.headers.get('ratelimit-policy')).toBe('"daily";q=10000;w=86400')
+    expect(res.headers.get('ratelimit-policy')).toBe(
+      `"daily";q=${PLAN_LIMITS.PRO.dailyRequests};w=86400`,
+    )
   })
 
   it('defaults to 30 days; other values than 1-90 are a 400', async () => {

@@ -9,6 +9,8 @@
 -- LOAD_SPEC names a Lua file returning { { method, path, headers, body }, ... }: each connection
 -- takes the next one in turn. done() prints one line: SCALE_LOAD {json}.
 
+local common = dofile(
+  debug.getinfo(1, "S").source:match("^@(.*/)") .. "../../bench/src/wrk/common.lua")
 local spec = dofile(os.getenv("LOAD_SPEC"))
 local stop_file = os.getenv("LOAD_STOP_FILE")
 local deadline = tonumber(os.getenv("LOAD_DEADLINE"))
@@ -17,8 +19,7 @@ local done_dir = os.getenv("LOAD_DONE_DIR")
 local threads = {}
 
 function setup(thread)
-  table.insert(threads, thread)
-  thread:set("thread_number", #threads)
+  common.keep(threads, thread)
 end
 
 -- Per-thread state (globals, so done() can read them with thread:get).
@@ -26,8 +27,7 @@ sent = 0
 received = 0
 non2xx = 0
 statuses = {}
-local requests = {}
-local next_request = 0
+local next_request
 local stopping = false
 local finished = false
 local checked_at = 0
@@ -36,10 +36,11 @@ local checked_at = 0
 local delayed_once = false
 
 function init(args)
+  local requests = {}
   for _, r in ipairs(spec) do
     table.insert(requests, wrk.format(r.method, r.path, r.headers, r.body))
   end
-  next_request = ((thread_number or 1) - 1) % #requests
+  next_request = common.cycle(requests, thread_number)
 end
 
 -- Looks at the clock (and the stop file) at most once a second.
@@ -81,39 +82,21 @@ end
 
 function request()
   if delayed_once then sent = sent + 1 end
-  next_request = next_request % #requests + 1
-  return requests[next_request]
+  return next_request()
 end
 
 function response(status, headers, body)
   received = received + 1
-  statuses[status] = (statuses[status] or 0) + 1
-  if status < 200 or status > 299 then non2xx = non2xx + 1 end
+  common.count(status)
   finish_when_drained()
 end
 
-local function json_object(map)
-  local parts = {}
-  for key, value in pairs(map) do
-    table.insert(parts, string.format('"%s":%d', tostring(key), value))
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
-
 function done(summary, latency, requests_stats)
-  local all, total_sent, total_received, total_non2xx = {}, 0, 0, 0
-  for _, thread in ipairs(threads) do
-    total_sent = total_sent + thread:get("sent")
-    total_received = total_received + thread:get("received")
-    total_non2xx = total_non2xx + thread:get("non2xx")
-    for status, n in pairs(thread:get("statuses")) do all[status] = (all[status] or 0) + n end
-  end
-  local e = summary.errors
+  local all, sums = common.totals(threads, { "sent", "received", "non2xx" })
   io.write(string.format(
     'SCALE_LOAD {"sent":%d,"received":%d,"completed":%d,"non2xx":%d,"statuses":%s,' ..
-      '"errors":{"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d},' ..
-      '"latencyUs":{"p50":%d,"p99":%d,"max":%d}}\n',
-    total_sent, total_received, summary.requests, total_non2xx, json_object(all),
-    e.connect, e.read, e.write, e.timeout, e.status,
+      '"errors":%s,"latencyUs":{"p50":%d,"p99":%d,"max":%d}}\n',
+    sums.sent, sums.received, summary.requests, sums.non2xx, common.json_object(all),
+    common.errors_json(summary.errors),
     latency:percentile(50), latency:percentile(99), latency.max))
 end

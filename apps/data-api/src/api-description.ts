@@ -1,5 +1,8 @@
-// The OpenAPI description of the data service: what a client must know beyond the schemas.
-export const API_DESCRIPTION = `
+// The OpenAPI document's front matter for the data service: what a client must know beyond the
+// schemas.
+import type { PlatformOptions } from '@repo/service-kit'
+
+const API_DESCRIPTION = `
 Text analysis behind API keys. Sign up and create keys in the dashboard (\`/signup\`), then send
 \`Authorization: Bearer <key>\` with every request.
 
@@ -40,3 +43,14 @@ counted too).
 configured to refuse (503). If Postgres is down, requests that need it (an unknown key, the
 dashboard) answer 503 with \`Retry-After\`.
 `.trim()
+
+export const OPEN_API: PlatformOptions['openApi'] = {
+  title: 'Data API',
+  description: API_DESCRIPTION,
+  tags: [{ name: 'data', description: 'The keyed API' }],
+  components: {
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_…' },
+    },
+  },
+}

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { platformPlugin, sharedCounterStore } from '@repo/service-kit'
-import { API_DESCRIPTION } from './api-description.js'
+import { OPEN_API } from './api-description.js'
 import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
-import { paths } from './paths.js'
+import { packageRoot } from './paths.js'
 import apiKeyAuth from './plugins/api-key-auth.js'
 import featurePool from './plugins/feature-pool.js'
 import housekeeping from './plugins/housekeeping.js'
@@ -22,8 +21,6 @@ export interface AppOptions {
   clock?: Clock
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-
 /**
  * The data service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
@@ -33,22 +30,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
   await fastify.register(platformPlugin, {
     name: 'data-api',
     config,
-    views: paths.views,
-    publicDir: paths.public,
-    openApi: {
-      title: 'Data API',
-      description: API_DESCRIPTION,
-      version,
-      tags: [
-        { name: 'data', description: 'The keyed API' },
-        { name: 'operations', description: 'Health, readiness' },
-      ],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_…' },
-        },
-      },
-    },
+    root: packageRoot,
+    openApi: OPEN_API,
     // Failing open, the service still answers without Redis: degraded, not unavailable.
     redisCritical: config.QUOTA_FAIL_MODE === 'closed',
   })

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox'
 import { FEATURES, type FeatureName } from './plans.js'
-import { Count } from './schema-helpers.js'
+import { Closed, Count } from './schema-helpers.js'
 
 /*
  * The feature catalogue of data-api (spec section 3): for each feature, the options it takes
@@ -66,59 +66,50 @@ export type FeatureResultMap = { [F in FeatureName]: Static<(typeof FEATURE_RESU
  * it can answer "unknown feature, allowed: ..."), then validates the options against that
  * feature's own schema.
  */
-export const DataRequestBody = Type.Object(
-  {
-    data: Type.String({ description: 'The text to work on (the plan limits its UTF-8 size)' }),
-    options: Type.Object(
-      {
-        feature: Type.String({
-          description: `The feature to run, one of: ${FEATURES.join(', ')}`,
-          examples: ['stats'],
-        }),
-      },
-      {
-        additionalProperties: true,
-        description: "The feature's name and its own options (see each feature's options schema)",
-      },
-    ),
-  },
-  { $id: 'DataRequestBody', additionalProperties: false },
-)
+export const DataRequestBody = Closed('DataRequestBody', {
+  data: Type.String({ description: 'The text to work on (the plan limits its UTF-8 size)' }),
+  options: Type.Object(
+    {
+      feature: Type.String({
+        description: `The feature to run, one of: ${FEATURES.join(', ')}`,
+        examples: ['stats'],
+      }),
+    },
+    {
+      additionalProperties: true,
+      description: "The feature's name and its own options (see each feature's options schema)",
+    },
+  ),
+})
 export type DataRequestBody = Static<typeof DataRequestBody>
 
-export const QuotaBody = Type.Object(
-  {
-    limit: Count("Requests this key may make per UTC day on the account's plan"),
-    used: Count('Requests counted today, this one included'),
-    remaining: Count('Requests left today'),
-    resets_at: Type.String({
-      format: 'date-time',
-      description: 'When the count starts again (next UTC midnight)',
-    }),
-  },
-  { $id: 'QuotaBody', additionalProperties: false },
-)
+export const QuotaBody = Closed('QuotaBody', {
+  limit: Count("Requests this key may make per UTC day on the account's plan"),
+  used: Count('Requests counted today, this one included'),
+  remaining: Count('Requests left today'),
+  resets_at: Type.String({
+    format: 'date-time',
+    description: 'When the count starts again (next UTC midnight)',
+  }),
+})
 export type QuotaBody = Static<typeof QuotaBody>
 
-export const DataResponse = Type.Object(
-  {
-    feature: Type.Enum([...FEATURES], { description: 'The feature that ran' }),
-    result: Type.Union(
-      [
-        StatsResult,
-        SentimentResult,
-        KeywordsResult,
-        LanguageResult,
-        EntitiesResult,
-        SummaryResult,
-        RedactResult,
-      ],
-      {
-        description: "The feature's result; its shape depends on `feature` (see FEATURE_RESULTS)",
-      },
-    ),
-    quota: QuotaBody,
-  },
-  { $id: 'DataResponse', additionalProperties: false },
-)
+export const DataResponse = Closed('DataResponse', {
+  feature: Type.Enum([...FEATURES], { description: 'The feature that ran' }),
+  result: Type.Union(
+    [
+      StatsResult,
+      SentimentResult,
+      KeywordsResult,
+      LanguageResult,
+      EntitiesResult,
+      SummaryResult,
+      RedactResult,
+    ],
+    {
+      description: "The feature's result; its shape depends on `feature` (see FEATURE_RESULTS)",
+    },
+  ),
+  quota: QuotaBody,
+})
 export type DataResponse = Static<typeof DataResponse>

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { Closed } from './schema-helpers.js'
 
 /** Quote ids are `q` followed by digits; they never change once assigned. */
 /** URL slugs of authors and tags: ASCII lower-case words joined by hyphens. */
@@ -8,29 +9,23 @@ export const Slug = (description: string) =>
 
 export const QuoteId = Type.String({ pattern: '^q[0-9]{1,15}$', examples: ['q42'] })
 
-export const Quote = Type.Object(
-  {
-    id: QuoteId,
-    quote: Type.String({ description: 'The quotation text' }),
-    author: Type.String({ description: "The author's name" }),
-    author_slug: Slug("The author's slug: the author's page is /authors/{author_slug}"),
-    tags: Type.Array(Slug('A tag slug'), { description: 'Tag slugs, sorted (often none)' }),
-  },
-  { $id: 'Quote', additionalProperties: false },
-)
+export const Quote = Closed('Quote', {
+  id: QuoteId,
+  quote: Type.String({ description: 'The quotation text' }),
+  author: Type.String({ description: "The author's name" }),
+  author_slug: Slug("The author's slug: the author's page is /authors/{author_slug}"),
+  tags: Type.Array(Slug('A tag slug'), { description: 'Tag slugs, sorted (often none)' }),
+})
 export type Quote = Static<typeof Quote>
 
-export const QuoteResponse = Type.Object(
-  {
-    id: QuoteId,
-    quote: Type.String(),
-    author: Type.String(),
-    author_slug: Slug("The author's slug"),
-    tags: Type.Array(Slug('A tag slug')),
-    status: Type.Literal(200),
-  },
-  { $id: 'QuoteResponse', additionalProperties: false },
-)
+export const QuoteResponse = Closed('QuoteResponse', {
+  id: QuoteId,
+  quote: Type.String(),
+  author: Type.String(),
+  author_slug: Slug("The author's slug"),
+  tags: Type.Array(Slug('A tag slug')),
+  status: Type.Literal(200),
+})
 export type QuoteResponse = Static<typeof QuoteResponse>
 
 export const QuoteParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
@@ -66,26 +61,23 @@ export const SearchQuery = Type.Object({
 })
 export type SearchQuery = Static<typeof SearchQuery>
 
-export const SearchResponse = Type.Object(
-  {
-    current_page: Type.Integer({ minimum: 1 }),
-    limit: Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT }),
-    next_page: Type.Integer({ minimum: 1 }),
-    previous_page: Type.Integer({ minimum: 1 }),
-    results: Type.Array(Quote),
-    search_term: Type.String(),
-    status: Type.Literal(200),
-    total_quotes: Type.Integer({
-      minimum: 0,
-      description: 'Matching quotes: exact up to 1,000, an estimate above (see total_is_estimate)',
-    }),
-    total_is_estimate: Type.Boolean({
-      description:
-        'True when total_quotes (and so total_pages) is an estimate: a term with more than ' +
-        '1,000 matches is not counted exactly. Pages stay exact: in id order, without overlap.',
-    }),
-    total_pages: Type.Integer({ minimum: 1 }),
-  },
-  { $id: 'SearchResponse', additionalProperties: false },
-)
+export const SearchResponse = Closed('SearchResponse', {
+  current_page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT }),
+  next_page: Type.Integer({ minimum: 1 }),
+  previous_page: Type.Integer({ minimum: 1 }),
+  results: Type.Array(Quote),
+  search_term: Type.String(),
+  status: Type.Literal(200),
+  total_quotes: Type.Integer({
+    minimum: 0,
+    description: 'Matching quotes: exact up to 1,000, an estimate above (see total_is_estimate)',
+  }),
+  total_is_estimate: Type.Boolean({
+    description:
+      'True when total_quotes (and so total_pages) is an estimate: a term with more than ' +
+      '1,000 matches is not counted exactly. Pages stay exact: in id order, without overlap.',
+  }),
+  total_pages: Type.Integer({ minimum: 1 }),
+})
 export type SearchResponse = Static<typeof SearchResponse>

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { QuotaBody } from './features.js'
-import { Count } from './schema-helpers.js'
+import { Closed, Count } from './schema-helpers.js'
 
 /** Days of history one request may ask for (the service keeps about 400). */
 export const USAGE_MAX_DAYS = 90
@@ -23,13 +23,10 @@ export const UsageQuery = Type.Object(
 )
 export type UsageQuery = Static<typeof UsageQuery>
 
-export const UsageDay = Type.Object(
-  {
-    date: Type.String({ format: 'date', description: 'The UTC day (YYYY-MM-DD)' }),
-    requests: Count('Requests counted against the quota that day'),
-  },
-  { $id: 'UsageDay', additionalProperties: false },
-)
+export const UsageDay = Closed('UsageDay', {
+  date: Type.String({ format: 'date', description: 'The UTC day (YYYY-MM-DD)' }),
+  requests: Count('Requests counted against the quota that day'),
+})
 export type UsageDay = Static<typeof UsageDay>
 
 /** This key's daily counts, oldest first, today (live, this request included) last. */

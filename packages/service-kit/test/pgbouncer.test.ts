@@ -1,35 +1,12 @@
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createTestDatabase,
-  type PgBouncer,
-  startPgBouncer,
-  type TestDatabase,
-} from '../src/testing/index.js'
+import { describe, expect, it } from 'vitest'
+import { startPgBouncer, withPgClient } from '../src/testing/index.js'
+import { usePgBouncer, useTestDatabase } from '../src/testing/vitest.js'
 
-let db: TestDatabase
-let bouncer: PgBouncer
-
-beforeAll(async () => {
-  db = await createTestDatabase('kit_pgbouncer')
-  bouncer = await startPgBouncer()
-}, 60_000)
-afterAll(async () => {
-  await bouncer?.stop()
-  await db?.drop()
-})
-
-async function withClient<T>(config: pg.ClientConfig, fn: (client: pg.Client) => Promise<T>) {
-  const client = new pg.Client(config)
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
+const db = useTestDatabase('kit_pgbouncer')
+const bouncer = usePgBouncer()
 
 const backendPid = async (client: pg.Client) =>
   (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid
@@ -46,18 +23,21 @@ const accepts = (port: number) =>
 
 describe('startPgBouncer', () => {
   it('pools in transaction mode: two clients take turns on one server connection', async () => {
-    const url = bouncer.url(db.name)
-    await withClient({ connectionString: url }, async (first) => {
+    const url = bouncer().url(db().name)
+    await withPgClient(url, async (first) => {
       const pid = await backendPid(first)
       // In session mode the first client would keep its server connection while connected.
-      await withClient({ connectionString: url }, async (second) => {
+      await withPgClient(url, async (second) => {
         expect(await backendPid(second)).toBe(pid)
       })
     })
   })
 
   it('keeps its default settings: a start-up parameter it does not track is refused', async () => {
-    const client = new pg.Client({ connectionString: bouncer.url(db.name), statement_timeout: 1 })
+    const client = new pg.Client({
+      connectionString: bouncer().url(db().name),
+      statement_timeout: 1,
+    })
     await expect(client.connect()).rejects.toThrow(
       /unsupported startup parameter: statement_timeout/,
     )
@@ -65,15 +45,15 @@ describe('startPgBouncer', () => {
   })
 
   it('restarts on the same port: connections are cut, new ones work', async () => {
-    const url = bouncer.url(db.name)
+    const url = bouncer().url(db().name)
     const before = new pg.Client({ connectionString: url })
     await before.connect()
     const lost = new Promise<Error>((resolve) => before.once('error', resolve))
-    await bouncer.restart()
+    await bouncer().restart()
     expect((await lost).message).toMatch(/terminat|ECONNRESET|closed/i)
     await before.end().catch(() => {})
-    expect(bouncer.url(db.name)).toBe(url)
-    expect(await withClient({ connectionString: url }, backendPid)).toBeGreaterThan(0)
+    expect(bouncer().url(db().name)).toBe(url)
+    expect(await withPgClient(url, backendPid)).toBeGreaterThan(0)
   })
 
   it('stops: the port is closed and its directory removed', async () => {

@@ -3,27 +3,17 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { migrate } from '../src/migrate.js'
 import postgresPlugin from '../src/plugins/postgres.js'
-import {
-  createTestDatabase,
-  type PgBouncer,
-  startPgBouncer,
-  type TestDatabase,
-} from '../src/testing/index.js'
+import { createTestDatabase } from '../src/testing/index.js'
+import { usePgBouncer, useTestDatabase } from '../src/testing/vitest.js'
 
-let db: TestDatabase
-let bouncer: PgBouncer
+const db = useTestDatabase('kit_pool')
+const bouncer = usePgBouncer()
 const noMigrations = mkdtempSync(join(tmpdir(), 'no-migrations-'))
 
-beforeAll(async () => {
-  db = await createTestDatabase('kit_pool')
-  bouncer = await startPgBouncer()
-}, 60_000)
-afterAll(async () => {
-  await bouncer?.stop()
-  await db?.drop()
+afterAll(() => {
   rmSync(noMigrations, { recursive: true })
 })
 
@@ -79,7 +69,7 @@ describe('the Postgres pool', () => {
   it('works through PgBouncer, which passes the service’s application_name on', async () => {
     const app = Fastify()
     await app.register(postgresPlugin, {
-      connectionString: bouncer.url(db.name),
+      connectionString: bouncer().url(db().name),
       applicationName: 'kit-test',
     })
     try {
@@ -96,7 +86,7 @@ describe('the Postgres pool', () => {
     const fresh = await createTestDatabase('kit_pool_timeout')
     await migrate({ databaseUrl: fresh.url, dir: noMigrations, statementTimeoutMs: 300 })
     const app = Fastify()
-    await app.register(postgresPlugin, { connectionString: bouncer.url(fresh.name) })
+    await app.register(postgresPlugin, { connectionString: bouncer().url(fresh.name) })
     try {
       const { rows } = await app.pg.query('SHOW statement_timeout')
       expect(rows[0].statement_timeout).toBe('300ms')

@@ -1,3 +1,4 @@
+import { PLAN_LIMITS } from '@repo/contracts'
 import { launchBrowser } from '@repo/service-kit/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,7 +56,10 @@ describe('the whole journey in a real browser', () => {
 
     const first = await apiGet(key)
     expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({ user: { plan: 'PRO' }, quota: { limit: 10_000, used: 1 } })
+    expect(first.body).toMatchObject({
+      user: { plan: 'PRO' },
+      quota: { limit: PLAN_LIMITS.PRO.dailyRequests, used: 1 },
+    })
 
     await page.getByRole('link', { name: /back to the dashboard/ }).click()
     expect(await page.content()).not.toContain(key)

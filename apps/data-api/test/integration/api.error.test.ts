@@ -1,4 +1,5 @@
-import { Problem } from '@repo/contracts'
+import { FEATURES, PLAN_LIMITS, Problem } from '@repo/contracts'
+import { oneByteOver, oneByteOverProblem } from '@repo/service-kit/testing'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../../src/lib/api-key.js'
@@ -8,6 +9,7 @@ import { callData } from '../support/api.js'
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
 import { createTestApp, type TestApp } from '../support/test-app.js'
 
+const FREE = PLAN_LIMITS.FREE
 let t: TestApp
 let freeKey: string
 let client: DashboardClient
@@ -96,16 +98,8 @@ describe('400: invalid bodies, counted', () => {
   it('unknown feature lists the allowed ones', async () => {
     const res = await callData(t.app, freeKey, { data: 'x', options: { feature: 'translate' } })
     const problem = expectProblem(res, 400, 'UNKNOWN_FEATURE')
-    expect(problem.allowed).toEqual([
-      'stats',
-      'sentiment',
-      'keywords',
-      'language',
-      'entities',
-      'summary',
-      'redact',
-    ])
-    expect(problem.allowed_by_plan).toEqual(['stats', 'sentiment'])
+    expect(problem.allowed).toEqual(FEATURES)
+    expect(problem.allowed_by_plan).toEqual(FREE.features)
     expect(String(problem.detail)).toContain('stats')
   })
 })
@@ -120,12 +114,9 @@ describe('403, 413, 415', () => {
   })
 
   it('413 when data is larger than the plan allows', async () => {
-    const res = await callData(t.app, freeKey, {
-      data: 'a'.repeat(10 * 1024 + 1),
-      options: { feature: 'stats' },
-    })
+    const res = await callData(t.app, freeKey, oneByteOver('FREE'))
     const problem = expectProblem(res, 413, 'PAYLOAD_TOO_LARGE')
-    expect(problem).toMatchObject({ max_data_bytes: 10_240, data_bytes: 10_241, plan: 'FREE' })
+    expect(problem).toMatchObject(oneByteOverProblem('FREE'))
   })
 
   it('413 when the body itself is huge', async () => {
@@ -157,18 +148,20 @@ describe('429: quota exhausted', () => {
     await other.signUp(uniqueEmail('quota'))
     const key = await other.createKey()
     const id = (await callData(t.app, key)).json().key.id
-    // Spend the rest of the day's 1,000 directly in Redis, as 999 requests would.
-    await t.app.redis.set(QuotaStore.key(id, utcDay(new Date())), '999')
+    // Spend the rest of the day's quota directly in Redis, as that many requests would.
+    await t.app.redis.set(QuotaStore.key(id, utcDay(new Date())), String(FREE.dailyRequests - 1))
     const last = await callData(t.app, key)
     expect(last.statusCode).toBe(200)
-    expect(last.json().quota).toMatchObject({ used: 1000, remaining: 0 })
+    expect(last.json().quota).toMatchObject({ used: FREE.dailyRequests, remaining: 0 })
     const refused = await callData(t.app, key, { data: 'x', options: { feature: 'stats' } })
     const problem = expectProblem(refused, 429, 'QUOTA_EXCEEDED')
-    expect(problem).toMatchObject({ limit: 1000, used: 1000 })
+    expect(problem).toMatchObject({ limit: FREE.dailyRequests, used: FREE.dailyRequests })
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
     expect(refused.headers.ratelimit).toMatch(/^"daily";r=0;t=\d+$/)
-    expect(refused.headers['ratelimit-policy']).toBe('"daily";q=1000;w=86400')
-    expect(await t.app.redis.get(QuotaStore.key(id, utcDay(new Date())))).toBe('1000')
+    expect(refused.headers['ratelimit-policy']).toBe(`"daily";q=${FREE.dailyRequests};w=86400`)
+    expect(await t.app.redis.get(QuotaStore.key(id, utcDay(new Date())))).toBe(
+      String(FREE.dailyRequests),
+    )
   })
 })
 

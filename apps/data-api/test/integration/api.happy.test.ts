@@ -1,4 +1,4 @@
-import { DataInfoResponse } from '@repo/contracts'
+import { DataInfoResponse, PLAN_LIMITS } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callData, parseRateLimit } from '../support/api.js'
@@ -19,6 +19,8 @@ afterAll(async () => {
   await t?.close()
 })
 
+const PRO = PLAN_LIMITS.PRO
+
 describe('GET /api/v1/data', () => {
   it('describes the user, the key, the quota and the plan’s features', async () => {
     const res = await callData(t.app, key)
@@ -27,17 +29,21 @@ describe('GET /api/v1/data', () => {
     expect(Value.Check(DataInfoResponse, body)).toBe(true)
     expect(body.user).toMatchObject({ email, plan: 'PRO' })
     expect(body.key).toMatchObject({ name: 'laptop', prefix: key.slice(0, 11), last_used_at: null })
-    expect(body.quota).toMatchObject({ limit: 10_000, used: 1, remaining: 9_999 })
+    expect(body.quota).toMatchObject({
+      limit: PRO.dailyRequests,
+      used: 1,
+      remaining: PRO.dailyRequests - 1,
+    })
     expect(new Date(body.quota.resets_at).getUTCHours()).toBe(0)
-    expect(body.features).toEqual(['stats', 'sentiment', 'keywords', 'language'])
-    expect(body.max_data_bytes).toBe(100 * 1024)
+    expect(body.features).toEqual(PRO.features)
+    expect(body.max_data_bytes).toBe(PRO.maxDataBytes)
   })
 
   it('carries the IETF RateLimit fields', async () => {
     const res = await callData(t.app, key)
-    expect(res.headers['ratelimit-policy']).toBe('"daily";q=10000;w=86400')
+    expect(res.headers['ratelimit-policy']).toBe(`"daily";q=${PRO.dailyRequests};w=86400`)
     const { r, t: seconds } = parseRateLimit(res.headers.ratelimit)
-    expect(r).toBe(10_000 - 2)
+    expect(r).toBe(PRO.dailyRequests - 2)
     expect(seconds).toBeGreaterThan(0)
     expect(seconds).toBeLessThanOrEqual(86_400)
   })
@@ -77,7 +83,7 @@ describe('POST /api/v1/data', () => {
 
   it('runs every feature of the plan', async () => {
     const text = 'I love Paris in the spring. The food is wonderful and the people are kind.'
-    for (const feature of ['stats', 'sentiment', 'keywords', 'language']) {
+    for (const feature of PRO.features) {
       const res = await callData(t.app, key, { data: text, options: { feature } })
       expect(res.statusCode, feature).toBe(200)
       expect(res.json().feature).toBe(feature)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callData } from '../support/api.js'
-import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
+import { DashboardClient, onDashboard, uniqueEmail } from '../support/dashboard-client.js'
 import { createTestApp, type TestApp } from '../support/test-app.js'
 
 let t: TestApp
@@ -117,9 +117,7 @@ describe('log-in and log-out', () => {
 
 describe('API keys in the dashboard', () => {
   it('shows a new key exactly once, then only its prefix', async () => {
-    const client = new DashboardClient(t.app)
-    await client.signUp(uniqueEmail('keys'))
-    await client.get('/dashboard')
+    const client = await onDashboard(t.app, 'keys')
     const created = await client.post('/dashboard/keys', { name: 'ci' })
     expect(created.statusCode).toBe(200)
     expect(created.headers['cache-control']).toBe('no-store')
@@ -152,9 +150,7 @@ describe('API keys in the dashboard', () => {
   })
 
   it('refuses an empty key name', async () => {
-    const client = new DashboardClient(t.app)
-    await client.signUp(uniqueEmail('noname'))
-    await client.get('/dashboard')
+    const client = await onDashboard(t.app, 'noname')
     const res = await client.post('/dashboard/keys', { name: '   ' })
     expect(res.statusCode).toBe(400)
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
+import { DashboardClient, onDashboard, uniqueEmail } from '../support/dashboard-client.js'
 import { createTestApp, type TestApp } from '../support/test-app.js'
 
 // Hostile form bodies get a 400 with the form shown again and a message; nothing is stored.
@@ -85,9 +85,7 @@ describe('the dashboard forms', () => {
     ['an over-long key name', `name=${'k'.repeat(1001)}`, /too long/],
     ['an empty key name', 'name=+++', /name of 1 to 100 characters/],
   ])('key creation refuses %s', async (_label, body, message) => {
-    const client = new DashboardClient(t.app)
-    await client.signUp(uniqueEmail('keyform'))
-    await client.get('/dashboard')
+    const client = await onDashboard(t.app, 'keyform')
     const before = await count('api_keys')
     const res = await client.postRaw(
       '/dashboard/keys',
@@ -100,9 +98,7 @@ describe('the dashboard forms', () => {
   })
 
   it('the plan form refuses a repeated plan, changing nothing', async () => {
-    const client = new DashboardClient(t.app)
-    await client.signUp(uniqueEmail('planform'))
-    await client.get('/dashboard')
+    const client = await onDashboard(t.app, 'planform')
     const res = await client.postRaw(
       '/dashboard/plan',
       `_csrf=${encodeURIComponent(client.csrf)}&plan=PRO&plan=ENTERPRISE`,
@@ -112,9 +108,7 @@ describe('the dashboard forms', () => {
   })
 
   it('a form body too large is a 413, never a 500', async () => {
-    const client = new DashboardClient(t.app)
-    await client.signUp(uniqueEmail('bigform'))
-    await client.get('/dashboard')
+    const client = await onDashboard(t.app, 'bigform')
     const res = await client.postRaw('/dashboard/keys', `name=${'x'.repeat(20_000)}`)
     expect(res.statusCode).toBe(413)
   })

@@ -1,3 +1,4 @@
+import { FEATURES } from '@repo/contracts'
 import {
   hostileHeaders,
   hostileJson,
@@ -45,16 +46,14 @@ const bodyOf = fc.oneof(
   fc
     .record({ data: hostileText, options: fc.record({ feature: hostileText }) })
     .map((body) => JSON.stringify(body)),
-  fc
-    .constantFrom('stats', 'sentiment', 'keywords', 'language', 'entities', 'summary', 'redact')
-    .chain((feature) =>
-      fc
-        .record({
-          data: hostileText,
-          options: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 })),
-        })
-        .map(({ data, options }) => JSON.stringify({ data, options: { ...options, feature } })),
-    ),
+  fc.constantFrom(...FEATURES).chain((feature) =>
+    fc
+      .record({
+        data: hostileText,
+        options: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 })),
+      })
+      .map(({ data, options }) => JSON.stringify({ data, options: { ...options, feature } })),
+  ),
 )
 
 describe('hostile requests to data-api', () => {

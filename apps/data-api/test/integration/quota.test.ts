@@ -1,3 +1,4 @@
+import { PLAN_LIMITS } from '@repo/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QuotaStore } from '../../src/lib/quota.js'
 import { callData, parseRateLimit } from '../support/api.js'
@@ -46,18 +47,19 @@ describe('daily quota', () => {
     await client.signUp(uniqueEmail('rollover'))
     const key = await client.createKey()
     const statuses = new Map<number, number>()
-    for (let i = 0; i < 1_005; i += 1) {
+    const { dailyRequests } = PLAN_LIMITS.FREE
+    for (let i = 0; i < dailyRequests + 5; i += 1) {
       const res = await callData(t.app, key)
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
     }
-    expect(Object.fromEntries(statuses)).toEqual({ 200: 1000, 429: 5 })
+    expect(Object.fromEntries(statuses)).toEqual({ 200: dailyRequests, 429: 5 })
 
     clock.now = at(2, '00:00:01')
     const next = await callData(t.app, key)
     expect(next.statusCode).toBe(200)
     expect(next.json().quota).toMatchObject({
       used: 1,
-      remaining: 999,
+      remaining: dailyRequests - 1,
       resets_at: at(3, '00:00:00').toISOString(),
     })
   })
@@ -67,14 +69,18 @@ describe('daily quota', () => {
     const client = new DashboardClient(t.app)
     await client.signUp(uniqueEmail('upgrade'))
     const key = await client.createKey()
-    expect((await callData(t.app, key)).headers['ratelimit-policy']).toBe('"daily";q=1000;w=86400')
+    expect((await callData(t.app, key)).headers['ratelimit-policy']).toBe(
+      `"daily";q=${PLAN_LIMITS.FREE.dailyRequests};w=86400`,
+    )
     const changed = await client.changePlan('ENTERPRISE')
     expect(changed.statusCode).toBe(303)
     const after = await callData(t.app, key)
-    expect(after.headers['ratelimit-policy']).toBe('"daily";q=100000;w=86400')
+    expect(after.headers['ratelimit-policy']).toBe(
+      `"daily";q=${PLAN_LIMITS.ENTERPRISE.dailyRequests};w=86400`,
+    )
     expect(after.json()).toMatchObject({
       user: { plan: 'ENTERPRISE' },
-      quota: { used: 2, limit: 100_000 },
+      quota: { used: 2, limit: PLAN_LIMITS.ENTERPRISE.dailyRequests },
     })
 
     const { rows } = await t.app.pg.query(

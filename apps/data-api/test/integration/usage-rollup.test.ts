@@ -1,4 +1,4 @@
-import { UsageResponse } from '@repo/contracts'
+import { PLAN_LIMITS, UsageResponse } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QuotaStore } from '../../src/lib/quota.js'
@@ -142,8 +142,13 @@ describe('usage history', () => {
       { date: dayName(4), requests: 4 },
       { date: dayName(5), requests: 1 },
     ])
-    expect(body.quota).toMatchObject({ used: 1, remaining: 999, limit: 1_000 })
-    expect(res.headers.ratelimit).toMatch(/r=999/)
+    const { dailyRequests } = PLAN_LIMITS.FREE
+    expect(body.quota).toMatchObject({
+      used: 1,
+      remaining: dailyRequests - 1,
+      limit: dailyRequests,
+    })
+    expect(res.headers.ratelimit).toMatch(`r=${dailyRequests - 1}`)
     expect(res.headers['cache-control']).toBe('no-store')
   })
 

@@ -141,3 +141,18 @@ export function uniqueEmail(label = 'user'): string {
   counter += 1
   return `${label}-${process.pid}-${counter}-${Date.now()}@example.com`
 }
+
+/**
+ * A client signed up to a new account (`label` names its e-mail) and on the dashboard, its CSRF
+ * token read from there: ready to post the dashboard's forms.
+ */
+export async function onDashboard(
+  app: FastifyInstance,
+  label: string,
+  plan = 'FREE',
+): Promise<DashboardClient> {
+  const client = new DashboardClient(app)
+  await client.signUp(uniqueEmail(label), plan)
+  await client.get('/dashboard')
+  return client
+}

@@ -6,17 +6,7 @@
  * nothing a feature deduplicates makes it cheaper than real text would be.
  */
 
-/** A small seeded generator (mulberry32): the same seed gives the same text. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+import { seededRandom } from '@repo/service-kit'
 
 type Next = () => number
 const pick = <T>(next: Next, items: readonly T[]): T =>
@@ -213,7 +203,7 @@ const encoder = new TextEncoder()
  * the same class and seed.
  */
 export function inputOf(kind: InputClass, bytes: number, seed = 1): string {
-  const next = random(seed)
+  const next = seededRandom(seed)
   const generate = INPUT_CLASSES[kind]
   const parts: string[] = []
   let size = 0

@@ -16,6 +16,7 @@ const identity = (over: Partial<KeyIdentity> = {}): KeyIdentity => ({
   email: 'o"brien+test@example.com',
   plan: 'FREE',
   userCreatedAt: '2026-11-01T08:30:00.000Z',
+  accountDisabled: false,
   ...over,
 })
 

@@ -1,19 +1,11 @@
+import { seededRandom } from '@repo/service-kit'
 import type { SeedQuote } from './seed.js'
 
 /** Synthetic quotes live above this id, far from the seed ids, so they never collide. */
 export const SYNTHETIC_BASE = 10_000_000
 
-/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same corpus. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seedable PRNG of the synthetic corpus (the bench draws its terms with it too). */
+export const prng = seededRandom
 
 /**
  * Builds quotes that read like the real ones statistically: words drawn with their frequency in

@@ -1,15 +1,9 @@
 import { readdirSync } from 'node:fs'
 import { QuoteResponse, SearchResponse } from '@repo/contracts'
-import {
-  type PgBouncer,
-  type Replicas,
-  restartUnderLoad,
-  startPgBouncer,
-  startReplicas,
-} from '@repo/service-kit/testing'
-import pg from 'pg'
+import { queryRows, type Replicas } from '@repo/service-kit/testing'
+import { describeReplicasBehindPgBouncer, expectThreeStarted } from '@repo/service-kit/vitest'
 import { Value } from 'typebox/value'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expect } from 'vitest'
 import app from '../../src/app.js'
 import { loadQuotesConfig, type QuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
@@ -17,53 +11,20 @@ import { readSeedFile } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
-let bouncer: PgBouncer
-
-beforeAll(async () => {
-  bouncer = await startPgBouncer()
-})
-afterAll(async () => {
-  await bouncer?.stop()
-})
-
-/** Three replicas started at once on an empty database, their pools going through PgBouncer. */
-function startThree(direct: boolean): Promise<Replicas<QuotesConfig>> {
-  return startReplicas({
-    count: 3,
-    label: `quotes_bouncer_${direct ? 'direct' : 'pooled'}`,
-    loadConfig: loadQuotesConfig,
-    prepareDatabase,
-    app,
-    env: (db) => ({
-      DATABASE_URL: bouncer.url(db.name),
-      ...(direct ? { DATABASE_DIRECT_URL: db.url } : {}),
-      // Too small for the corpus: quotes by id and random quotes are read from Postgres.
-      QUOTE_CACHE_MAX: '100',
-    }),
-  })
-}
-
-async function rows<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query<R>(text)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 async function expectMigratedAndSeededOnce(replicas: Replicas<QuotesConfig>) {
-  expect(replicas.failures).toEqual([])
-  expect(replicas.started).toHaveLength(3)
-  const migrations = await rows<{ name: string }>(replicas.db.url, 'SELECT name FROM pgmigrations')
+  expectThreeStarted(replicas)
+  const migrations = await queryRows<{ name: string }>(
+    replicas.db.url,
+    'SELECT name FROM pgmigrations',
+  )
   // Each migration of the folder, applied once.
   const expected = readdirSync(paths.migrations)
     .filter((f) => f.endsWith('.sql'))
     .map((f) => f.replace(/\.sql$/, ''))
     .sort()
   expect(migrations.map((row) => row.name).sort()).toEqual(expected)
-  const [count] = await rows<{ n: number }>(
+  const [count] = await queryRows<{ n: number }>(
     replicas.db.url,
     'SELECT count(*)::int AS n FROM quotes',
   )
@@ -91,66 +52,27 @@ async function expectKeyPaths(replicas: Replicas<QuotesConfig>) {
   }
 }
 
-describe('three quotes replicas behind PgBouncer, migrating through it', () => {
-  let replicas: Replicas<QuotesConfig>
-
-  beforeAll(async () => {
-    replicas = await startThree(false)
-  }, 120_000)
-  afterAll(async () => {
-    await replicas?.close()
-  })
-
-  it('all start, and the empty database is migrated and seeded exactly once', async () => {
-    await expectMigratedAndSeededOnce(replicas)
-  })
-
-  it('each serves a random quote, a quote by id and a search page (JSON)', async () => {
-    await expectKeyPaths(replicas)
-  })
-
-  it('answer 200 again within 5 s of PgBouncer restarting, without a restart', async () => {
+describeReplicasBehindPgBouncer({
+  service: 'quotes',
+  loadConfig: loadQuotesConfig,
+  prepareDatabase,
+  app,
+  // Too small for the corpus: quotes by id and random quotes are read from Postgres.
+  env: { QUOTE_CACHE_MAX: '100' },
+  preparedOnce: [
+    'all start, and the empty database is migrated and seeded exactly once',
+    expectMigratedAndSeededOnce,
+  ],
+  serves: ['each serves a random quote, a quote by id and a search page (JSON)', expectKeyPaths],
+  throughPostgres: async (replicas) => {
     const urls = replicas.started.map((replica) => replica.url)
-    let lostConnections = 0
-    for (const { instance } of replicas.started) {
-      instance.app.pg.on('error', () => lostConnections++)
-    }
     let n = 0
     // Every request reaches Postgres: a term never searched before, on the next replica.
-    const request = async () => {
+    return async () => {
       n += 1
       const res = await getJson(`${urls[n % urls.length]}/api/search?term=${n}%20`)
       await res.arrayBuffer()
       return res.status
     }
-    expect(await request()).toBe(200)
-
-    const recovery = await restartUnderLoad(() => bouncer.restart(), request)
-
-    // The restart really cut the replicas' pooled connections.
-    expect(lostConnections).toBeGreaterThan(0)
-    // Requests during the outage fail as server errors, never as a client's fault.
-    expect(recovery.during.filter((status) => status !== 200 && status < 500)).toEqual([])
-    expect(recovery.recoveredInMs).toBeDefined()
-    expect(recovery.recoveredInMs).toBeLessThan(5_000)
-  })
-})
-
-describe('three quotes replicas behind PgBouncer, migrating through DATABASE_DIRECT_URL', () => {
-  let replicas: Replicas<QuotesConfig>
-
-  beforeAll(async () => {
-    replicas = await startThree(true)
-  }, 120_000)
-  afterAll(async () => {
-    await replicas?.close()
-  })
-
-  it('all start, and the empty database is migrated and seeded exactly once', async () => {
-    await expectMigratedAndSeededOnce(replicas)
-  })
-
-  it('each serves a random quote, a quote by id and a search page (JSON)', async () => {
-    await expectKeyPaths(replicas)
-  })
+  },
 })

@@ -1,4 +1,13 @@
-import { QuoteResponse, SearchResponse } from '@repo/contracts'
+import { QuoteResponse } from '@repo/contracts'
+import {
+  expectClampedLimit,
+  expectEveryQuoteFirstPage,
+  expectMatchesInIdOrder,
+  expectNoMatch,
+  expectPlainResults,
+  expectSearchHtml,
+  expectSearchPage,
+} from '@repo/service-kit/vitest'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../support/test-app.js'
@@ -78,47 +87,45 @@ describe('GET /api/q/:id', () => {
   })
 })
 
+describe('stylesheets', () => {
+  it("links the kit's shared stylesheet, then its own, and serves both", async () => {
+    const page = await t.app.inject({ url: '/', headers: { accept: 'text/html' } })
+    const links = [...page.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map(
+      (m) => m[1],
+    )
+    expect(links).toEqual(['/static/kit/kit.css', '/static/style.css'])
+    const [kit, own] = await Promise.all(links.map((url) => t.app.inject({ url })))
+    expect(kit?.statusCode).toBe(200)
+    expect(kit?.headers['content-type']).toMatch(/^text\/css/)
+    // The common rules are the kit's; the app's file sets its own look on top.
+    expect(kit?.body).toContain('.skip-link')
+    expect(own?.body).not.toContain('.skip-link')
+    expect(own?.body).toContain('--font: Georgia')
+  })
+})
+
 describe('GET /api/search', () => {
   async function search(query: string) {
     const res = await t.app.inject({ url: `/api/search?${query}`, headers: JSON_ACCEPT })
     expect(res.statusCode).toBe(200)
-    const body = res.json()
-    expect(Value.Check(SearchResponse, body)).toBe(true)
-    return body as SearchResponse
+    return expectSearchPage(res.json())
   }
 
   it('defaults: page 1, limit 20, search_term "" and every quote', async () => {
     const { rows } = await t.app.pg.query('SELECT count(*)::int AS n FROM quotes')
     const page = await search('')
-    expect(page).toMatchObject({
-      current_page: 1,
-      limit: 20,
-      next_page: 2,
-      previous_page: 1,
-      search_term: '',
-      total_quotes: rows[0].n,
-      total_pages: Math.ceil(rows[0].n / 20),
-    })
-    expect(page.results).toHaveLength(20)
+    expectEveryQuoteFirstPage(page)
+    expect(page.total_quotes).toBe(rows[0].n)
   })
 
   it('clamps limit to 30 and says so', async () => {
-    const page = await search('term=love&limit=50')
-    expect(page.limit).toBe(30)
-    expect(page.results).toHaveLength(30)
-    expect(page.next_page).toBe(2)
-    expect(page.previous_page).toBe(1)
-    expect(page.total_pages).toBe(Math.ceil(page.total_quotes / 30))
+    expectClampedLimit(await search('term=love&limit=50'), 'love')
   })
 
   it('matches case-insensitively in the text or the author, ordered by id', async () => {
     const page = await search('term=LoVe&limit=30')
     expect(page.total_quotes).toBeGreaterThan(30)
-    for (const q of page.results) {
-      expect(`${q.quote}\n${q.author}`.toLowerCase()).toContain('love')
-    }
-    const nums = page.results.map((q) => Number(q.id.slice(1)))
-    expect(nums).toEqual([...nums].sort((a, b) => a - b))
+    expectMatchesInIdOrder(page.results, 'love')
 
     const byAuthor = await search('term=einstein')
     expect(byAuthor.total_quotes).toBeGreaterThan(0)
@@ -147,16 +154,7 @@ describe('GET /api/search', () => {
   })
 
   it('answers no match with total 0, one page and no results', async () => {
-    const page = await search('term=zzqxjvkwzzqxjv')
-    expect(page).toMatchObject({
-      total_quotes: 0,
-      total_pages: 1,
-      next_page: 1,
-      previous_page: 1,
-      current_page: 1,
-      results: [],
-      search_term: 'zzqxjvkwzzqxjv',
-    })
+    expectNoMatch(await search('term=zzqxjvkwzzqxjv'), 'zzqxjvkwzzqxjv')
   })
 
   it('answers a page past the end with no results and its own current_page', async () => {
@@ -177,17 +175,13 @@ describe('GET /api/search', () => {
     const json = await search('term=love&limit=5')
     const text = await t.app.inject({ url: '/api/search?term=love&limit=5' })
     expect(text.headers['content-type']).toBe('text/plain; charset=utf-8')
-    const lines = text.body.split('\n')
-    expect(lines.pop()).toBe('')
-    expect(lines).toEqual(json.results.map((q) => q.quote.replace(/\s*[\r\n]+\s*/g, ' ')))
+    expectPlainResults(text.body, json)
   })
 
   it('renders a page with a form, results and pagination links', async () => {
     const res = await t.app.inject({ url: '/search?term=love', headers: { accept: 'text/html' } })
     expect(res.statusCode).toBe(200)
-    expect(res.body).toContain('name="term"')
-    expect(res.body).toContain('value="love"')
-    expect(res.body).toContain('rel="next"')
+    expectSearchHtml(res.body, 'love')
     expect(res.body).toContain('href="/search?term=love&amp;page=2"')
   })
 })

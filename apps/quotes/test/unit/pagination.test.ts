@@ -12,40 +12,30 @@ describe('clampLimit', () => {
 })
 
 describe('pageInfo', () => {
-  it('has one page and both links on 1 when nothing matches', () => {
-    expect(pageInfo(0, 1, 20)).toMatchObject({
-      total_pages: 1,
-      next_page: 1,
-      previous_page: 1,
-      offset: 0,
-    })
-  })
-
-  it('has one page when everything fits', () => {
-    expect(pageInfo(20, 1, 20)).toMatchObject({ total_pages: 1, next_page: 1, previous_page: 1 })
-  })
-
-  it('pages through the middle', () => {
-    expect(pageInfo(95, 3, 20)).toMatchObject({
-      current_page: 3,
-      total_pages: 5,
-      next_page: 4,
-      previous_page: 2,
-      offset: 40,
-    })
-  })
-
-  it('stops next_page at the last page', () => {
-    expect(pageInfo(95, 5, 20)).toMatchObject({ next_page: 5, previous_page: 4 })
-  })
-
-  it('keeps a page past the end as asked, per the spec formulas', () => {
-    expect(pageInfo(95, 9, 20)).toMatchObject({
-      current_page: 9,
-      total_pages: 5,
-      next_page: 5,
-      previous_page: 8,
-      offset: 160,
-    })
+  // [case, total, page, limit, what pageInfo must say]
+  it.each([
+    [
+      'one page and both links on 1 when nothing matches',
+      [0, 1, 20],
+      { total_pages: 1, next_page: 1, previous_page: 1, offset: 0 },
+    ],
+    [
+      'one page when everything fits',
+      [20, 1, 20],
+      { total_pages: 1, next_page: 1, previous_page: 1 },
+    ],
+    [
+      'the middle of the pages',
+      [95, 3, 20],
+      { current_page: 3, total_pages: 5, next_page: 4, previous_page: 2, offset: 40 },
+    ],
+    ['next_page stopped at the last page', [95, 5, 20], { next_page: 5, previous_page: 4 }],
+    [
+      'a page past the end kept as asked, per the spec formulas',
+      [95, 9, 20],
+      { current_page: 9, total_pages: 5, next_page: 5, previous_page: 8, offset: 160 },
+    ],
+  ] as const)('%s', (_case, [total, page, limit], expected) => {
+    expect(pageInfo(total, page, limit)).toMatchObject(expected)
   })
 })

@@ -1,13 +1,19 @@
+import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import fastifyView from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 
+/** The kit's own assets (the stylesheet both services share), from src/ and dist/ alike. */
+export const KIT_PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url))
+/** Where the kit serves them: layouts link `${KIT_STATIC_PREFIX}kit.css` before their own. */
+export const KIT_STATIC_PREFIX = '/static/kit/'
+
 export interface PagesPluginOptions {
   /** Folder of `.eta` templates; `layout.eta` wraps every page. */
   views: string
-  /** Folder served at /static/ (stylesheets, scripts, icons). */
+  /** Folder served at /static/ (the app's stylesheet, scripts, icons). */
   publicDir: string
   /** Values every template sees as `it.<name>`. */
   defaultContext?: Record<string, unknown>
@@ -15,7 +21,8 @@ export interface PagesPluginOptions {
 
 /**
  * Server-rendered pages: Eta templates (auto-escaped `<%= %>`, cached in production) through
- * `reply.viewAsync`, plus static assets with long-lived caching.
+ * `reply.viewAsync`, plus static assets with long-lived caching: the app's at /static/ and the
+ * kit's shared stylesheet at /static/kit/kit.css.
  */
 const pagesPlugin: FastifyPluginAsync<PagesPluginOptions> = async (fastify, opts) => {
   const eta = new Eta({ views: opts.views, cache: process.env.NODE_ENV !== 'development' })
@@ -35,6 +42,13 @@ const pagesPlugin: FastifyPluginAsync<PagesPluginOptions> = async (fastify, opts
     prefix: '/static/',
     maxAge: '1d',
     // The OpenAPI UI registers its own static route; this one decorates nothing.
+    decorateReply: false,
+    schemaHide: true,
+  })
+  await fastify.register(fastifyStatic, {
+    root: KIT_PUBLIC_DIR,
+    prefix: KIT_STATIC_PREFIX,
+    maxAge: '1d',
     decorateReply: false,
     schemaHide: true,
   })

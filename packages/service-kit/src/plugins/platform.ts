@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Problem } from '@repo/contracts'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
@@ -17,9 +19,14 @@ export interface PlatformOptions {
   /** The service's name, as Postgres shows its connections. */
   name: string
   config: BaseConfig
-  views: string
-  publicDir: string
-  openApi: OpenApiPluginOptions
+  /**
+   * The app package's folder (`new URL('..', import.meta.url)` from its src/ or dist/): its
+   * `views/` holds the templates, `public/` the assets served at /static/, `package.json` the
+   * version the OpenAPI document shows.
+   */
+  root: URL
+  /** The OpenAPI document's title, description and the app's own tags (the kit adds its own). */
+  openApi: Omit<OpenApiPluginOptions, 'version'>
   /**
    * Whether the service is unavailable without Redis (readiness 503) or only degraded. Default
    * true.
@@ -47,8 +54,17 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     ...(config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     keyPrefix: config.REDIS_KEY_PREFIX,
   })
-  await fastify.register(pagesPlugin, { views: opts.views, publicDir: opts.publicDir })
-  await fastify.register(openApiPlugin, opts.openApi)
+  await fastify.register(pagesPlugin, {
+    views: fileURLToPath(new URL('views', opts.root)),
+    publicDir: fileURLToPath(new URL('public', opts.root)),
+  })
+  const { version } = JSON.parse(readFileSync(new URL('package.json', opts.root), 'utf8'))
+  await fastify.register(openApiPlugin, {
+    ...opts.openApi,
+    version,
+    // /health and /ready are the kit's (below).
+    tags: [...opts.openApi.tags, { name: 'operations', description: 'Health, readiness' }],
+  })
   fastify.addSchema(Problem)
   await fastify.register(requestLogPlugin)
   await fastify.register(pressurePlugin, {

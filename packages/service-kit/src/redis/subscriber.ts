@@ -61,6 +61,23 @@ function watch(
   connection.on('error', () => {})
 }
 
+/** The caller's handle: whether the channel is listened to, and how to stop for good. */
+function subscriberOf(
+  state: { listening: boolean; stopped: boolean },
+  close: () => Promise<unknown>,
+): ChannelSubscriber {
+  return {
+    get listening() {
+      return state.listening
+    },
+    stop: async () => {
+      state.stopped = true
+      state.listening = false
+      await close()
+    },
+  }
+}
+
 function singleSubscriber(
   client: Redis,
   channel: string,
@@ -74,16 +91,7 @@ function singleSubscriber(
   connection.connect().catch(() => {
     // Down at start: the connection retries by itself and subscribes when ready.
   })
-  return {
-    get listening() {
-      return state.listening
-    },
-    stop: async () => {
-      state.stopped = true
-      state.listening = false
-      await connection.quit().catch(() => connection.disconnect())
-    },
-  }
+  return subscriberOf(state, () => connection.quit().catch(() => connection.disconnect()))
 }
 
 function clusterSubscriber(
@@ -137,15 +145,8 @@ function clusterSubscriber(
   }
 
   connectNext()
-  return {
-    get listening() {
-      return state.listening
-    },
-    stop: async () => {
-      state.stopped = true
-      state.listening = false
-      clearTimeout(timer)
-      await connection?.quit().catch(() => connection?.disconnect())
-    },
-  }
+  return subscriberOf(state, async () => {
+    clearTimeout(timer)
+    await connection?.quit().catch(() => connection?.disconnect())
+  })
 }

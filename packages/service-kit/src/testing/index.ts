@@ -1,4 +1,5 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { type EmbeddedAppOptions, withEmbeddedApp } from './embedded-app.js'
 export {
   hostileHeaders,
   hostileJson,
@@ -10,6 +11,7 @@ export {
   sendRaw,
 } from './hostile.js'
 export { type Recovery, type RecoveryOptions, restartUnderLoad } from './outage.js'
+export { queryRows, withPgClient } from './pg-client.js'
 export {
   PGBOUNCER_PATH,
   PGBOUNCER_USER,
@@ -17,6 +19,7 @@ export {
   type StartPgBouncerOptions,
   startPgBouncer,
 } from './pgbouncer.js'
+export { oneByteOver, oneByteOverProblem } from './plan-limits.js'
 export { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js'
 export {
   freePort,

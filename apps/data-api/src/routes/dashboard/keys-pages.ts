@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { textProblem } from '@repo/service-kit'
+import { type FieldRule, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { hashApiKey } from '../../lib/api-key.js'
 import { KeyLimitError } from '../../lib/api-keys.js'
@@ -86,6 +86,24 @@ function showNewKey(
   )
 }
 
+type KeyRow = { id: string; name: string; display_prefix: string }
+
+/** A key form as posted: the signed-in user's key it names, its fields, what is wrong with them. */
+async function keyFormPost<F>(request: FastifyRequest, fields: Record<string, FieldRule>) {
+  const key = await ownKey(request, (request.params as { id: string }).id)
+  const form = request.body as F
+  return { key, form, invalid: textProblem(form, fields) }
+}
+
+/** A key's page (`view`), shown again with an error and its status when its form was refused. */
+const keyPage =
+  (view: string, title: string, extra: Record<string, unknown> = {}) =>
+  (request: FastifyRequest, reply: FastifyReply, key: KeyRow, error?: string, status = 200) =>
+    renderPage(request, reply, view, { title, key, error, ...extra }, userOf(request), status)
+const revokeForm = keyPage('revoke', 'Revoke key')
+const renameForm = keyPage('rename', 'Rename key')
+const rollForm = keyPage('roll', 'Roll key', { graces: GRACE_CHOICES })
+
 /** The dashboard and the key forms: create (with an expiry), rename, roll, revoke. */
 const keysPages: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/dashboard', { schema: pageSchema('Dashboard') }, async (request, reply) =>
@@ -124,135 +142,70 @@ const keysPages: FastifyPluginAsyncTypebox = async (fastify) => {
     },
   )
 
-  fastify.get(
-    '/dashboard/keys/:id/revoke',
-    { schema: { ...pageSchema('Confirm revoking a key'), params: KeyParams } },
-    async (request, reply) => {
-      const key = await ownKey(request, request.params.id)
-      return renderPage(request, reply, 'revoke', { title: 'Revoke key', key }, userOf(request))
-    },
-  )
-
-  fastify.post(
-    '/dashboard/keys/:id/revoke',
-    {
-      preHandler: fastify.csrfProtection,
-      schema: { ...formSchema('Revoke a key'), params: KeyParams },
-    },
-    async (request, reply) => {
-      const key = await ownKey(request, request.params.id)
-      const hash = await fastify.apiKeys.revoke(userOf(request).id, key.id, request.ip)
-      if (hash) await fastify.keyCache.evictKey(hash)
-      request.log.info({ key_id: key.id }, 'api key revoked')
-      await flash(request, `Key “${key.name}” is revoked.`)
-      return reply.redirect('/dashboard', 303)
-    },
-  )
-
-  const renameForm = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    key: { id: string; name: string; display_prefix: string },
-    error?: string,
-    status = 200,
-  ) =>
-    renderPage(
-      request,
-      reply,
-      'rename',
-      { title: 'Rename key', key, error },
-      userOf(request),
-      status,
+  // A key's confirmation or form page: revoke, rename, roll.
+  const keyPages = [
+    ['revoke', 'Confirm revoking a key', revokeForm],
+    ['rename', 'Rename a key', renameForm],
+    ['roll', 'Confirm rolling a key', rollForm],
+  ] as const
+  for (const [action, summary, page] of keyPages) {
+    fastify.get(
+      `/dashboard/keys/:id/${action}`,
+      { schema: { ...pageSchema(summary), params: KeyParams } },
+      async (request, reply) => page(request, reply, await ownKey(request, request.params.id)),
     )
+  }
+  /** A key form's POST: CSRF-checked, the key's id in the path. */
+  const keyForm = (summary: string) => ({
+    preHandler: fastify.csrfProtection,
+    schema: { ...formSchema(summary), params: KeyParams },
+  })
 
-  fastify.get(
-    '/dashboard/keys/:id/rename',
-    { schema: { ...pageSchema('Rename a key'), params: KeyParams } },
-    async (request, reply) => renameForm(request, reply, await ownKey(request, request.params.id)),
-  )
+  fastify.post('/dashboard/keys/:id/revoke', keyForm('Revoke a key'), async (request, reply) => {
+    const key = await ownKey(request, request.params.id)
+    const hash = await fastify.apiKeys.revoke(userOf(request).id, key.id, request.ip)
+    if (hash) await fastify.keyCache.evictKey(hash)
+    request.log.info({ key_id: key.id }, 'api key revoked')
+    await flash(request, `Key “${key.name}” is revoked.`)
+    return reply.redirect('/dashboard', 303)
+  })
 
-  fastify.post(
-    '/dashboard/keys/:id/rename',
-    {
-      preHandler: fastify.csrfProtection,
-      schema: { ...formSchema('Rename a key'), params: KeyParams },
-    },
-    async (request, reply) => {
-      const key = await ownKey(request, request.params.id)
-      const form = request.body as { name?: string }
-      const invalid = textProblem(form, KEY_FORM)
-      if (invalid) return renameForm(request, reply, key, invalid, 400)
-      const named = keyName(form.name)
-      if ('error' in named) return renameForm(request, reply, key, named.error, 400)
-      const hash = await fastify.apiKeys.rename(userOf(request).id, key.id, named.name, request.ip)
-      // Cached identities carry the name (GET /api/v1/data shows it): forget them everywhere.
-      if (hash) await fastify.keyCache.evictKey(hash)
-      await flash(request, `Key “${key.name}” is now “${named.name}”.`)
-      return reply.redirect('/dashboard', 303)
-    },
-  )
+  fastify.post('/dashboard/keys/:id/rename', keyForm('Rename a key'), async (request, reply) => {
+    const { key, form, invalid } = await keyFormPost<{ name?: string }>(request, KEY_FORM)
+    if (invalid) return renameForm(request, reply, key, invalid, 400)
+    const named = keyName(form.name)
+    if ('error' in named) return renameForm(request, reply, key, named.error, 400)
+    const hash = await fastify.apiKeys.rename(userOf(request).id, key.id, named.name, request.ip)
+    // Cached identities carry the name (GET /api/v1/data shows it): forget them everywhere.
+    if (hash) await fastify.keyCache.evictKey(hash)
+    await flash(request, `Key “${key.name}” is now “${named.name}”.`)
+    return reply.redirect('/dashboard', 303)
+  })
 
-  const rollForm = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    key: { id: string; name: string; display_prefix: string },
-    error?: string,
-    status = 200,
-  ) =>
-    renderPage(
-      request,
-      reply,
-      'roll',
-      { title: 'Roll key', key, error, graces: GRACE_CHOICES },
-      userOf(request),
-      status,
-    )
-
-  fastify.get(
-    '/dashboard/keys/:id/roll',
-    { schema: { ...pageSchema('Confirm rolling a key'), params: KeyParams } },
-    async (request, reply) => rollForm(request, reply, await ownKey(request, request.params.id)),
-  )
-
-  fastify.post(
-    '/dashboard/keys/:id/roll',
-    {
-      preHandler: fastify.csrfProtection,
-      schema: { ...formSchema('Roll a key'), params: KeyParams },
-    },
-    async (request, reply) => {
-      const key = await ownKey(request, request.params.id)
-      const form = request.body as { grace?: string }
-      const invalid = textProblem(form, ROLL_FORM)
-      if (invalid) return rollForm(request, reply, key, invalid, 400)
-      const grace = form.grace ?? ''
-      if (!own(GRACE_CHOICES, grace)) {
-        return rollForm(
-          request,
-          reply,
-          key,
-          'Choose a grace period: none, 1 hour or 24 hours.',
-          400,
-        )
-      }
-      const graceMs = GRACE_CHOICES[grace]?.ms ?? 0
-      const rolled = await fastify.apiKeys.roll(userOf(request).id, key.id, graceMs, request.ip)
-      if (!rolled) {
-        const why = 'This key cannot be rolled: it has expired or was rolled already.'
-        return rollForm(request, reply, key, why, 409)
-      }
-      // The old key's cached identity lacks its new expiry: forget it everywhere.
-      await fastify.keyCache.evictKey(rolled.oldHash)
-      await fastify.keyCache.created(hashApiKey(rolled.key))
-      request.log.info({ key_id: rolled.row.id, rolled_from: key.id }, 'api key rolled')
-      return showNewKey(request, reply, {
-        key: rolled.key,
-        name: rolled.row.name,
-        expiresAt: rolled.row.expires_at,
-        rolled: { until: rolled.oldUntil },
-      })
-    },
-  )
+  fastify.post('/dashboard/keys/:id/roll', keyForm('Roll a key'), async (request, reply) => {
+    const { key, form, invalid } = await keyFormPost<{ grace?: string }>(request, ROLL_FORM)
+    if (invalid) return rollForm(request, reply, key, invalid, 400)
+    const grace = form.grace ?? ''
+    if (!own(GRACE_CHOICES, grace)) {
+      return rollForm(request, reply, key, 'Choose a grace period: none, 1 hour or 24 hours.', 400)
+    }
+    const graceMs = GRACE_CHOICES[grace]?.ms ?? 0
+    const rolled = await fastify.apiKeys.roll(userOf(request).id, key.id, graceMs, request.ip)
+    if (!rolled) {
+      const why = 'This key cannot be rolled: it has expired or was rolled already.'
+      return rollForm(request, reply, key, why, 409)
+    }
+    // The old key's cached identity lacks its new expiry: forget it everywhere.
+    await fastify.keyCache.evictKey(rolled.oldHash)
+    await fastify.keyCache.created(hashApiKey(rolled.key))
+    request.log.info({ key_id: rolled.row.id, rolled_from: key.id }, 'api key rolled')
+    return showNewKey(request, reply, {
+      key: rolled.key,
+      name: rolled.row.name,
+      expiresAt: rolled.row.expires_at,
+      rolled: { until: rolled.oldUntil },
+    })
+  })
 }
 
 export default keysPages
