@@ -11,6 +11,8 @@ import quoteRoutes from './routes/quotes.js'
 
 export interface AppOptions {
   config: QuotesConfig
+  /** Built only to describe the API (pnpm openapi): no store is connected or loaded. */
+  describeOnly?: boolean
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -40,13 +42,17 @@ CORS is open to every origin for GET.
  * The quotes service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
  */
-const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) => {
+const app: FastifyPluginAsyncTypebox<AppOptions> = async (
+  fastify,
+  { config, describeOnly = false },
+) => {
   // Infrastructure (shared with data-api; see PlatformOptions)
   await fastify.register(platformPlugin, {
     name: 'quotes',
     config,
     views: paths.views,
     publicDir: paths.public,
+    describeOnly,
     openApi: {
       title: 'Quotes API',
       description: API_DESCRIPTION,
@@ -64,6 +70,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config }) =
   await fastify.register(quoteStore, {
     cacheMax: config.QUOTE_CACHE_MAX,
     refreshMs: config.CORPUS_REFRESH_SECONDS * 1000,
+    preload: !describeOnly,
   })
 
   // Routes, behind the per-client ceiling (operations endpoints are not limited).

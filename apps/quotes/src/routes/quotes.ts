@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { QuoteParams, SEARCH_TERM_MAX_LENGTH, SearchQuery } from '@repo/contracts'
-import { HttpProblem, textProblem } from '@repo/service-kit'
+import {
+  QuoteParams,
+  SEARCH_TERM_MAX_LENGTH,
+  SearchQuery,
+  SearchQueryDocumented,
+} from '@repo/contracts'
+import { documentedAs, HttpProblem, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
@@ -112,7 +117,9 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'getRandomQuote',
           summary: 'A random quote',
+          security: [],
           description: 'Uniform over all quotes. Not cacheable: every request draws again.',
           hide: url !== '/api',
           response: quoteResponses,
@@ -142,7 +149,9 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'getQuote',
           summary: 'A quote by id',
+          security: [],
           hide: url !== '/api/q/:id',
           params: QuoteParams,
           response: quoteByIdResponses,
@@ -169,7 +178,9 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'searchQuotes',
           summary: 'Search quotes',
+          security: [],
           description:
             'Case-insensitive substring match on the quote text or the author name, ordered by id. ' +
             'Without a term, pages through every quote.',
@@ -177,6 +188,8 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           querystring: SearchQuery,
           response: searchResponses,
         },
+        // Validated as digits (no `1e3`, ` 1` or `0x10`), documented as the integers they are.
+        config: { swaggerTransform: documentedAs({ querystring: SearchQueryDocumented }) },
       },
       (request, reply) => {
         const invalid = textProblem(request.query, SEARCH_FIELDS)

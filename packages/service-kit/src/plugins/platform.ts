@@ -8,6 +8,7 @@ import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
 import pagesPlugin from './pages.js'
 import postgresPlugin from './postgres.js'
 import pressurePlugin from './pressure.js'
+import problemPagesPlugin from './problem-pages.js'
 import redisPlugin from './redis.js'
 import requestLogPlugin from './request-log.js'
 import responseHeadersPlugin from './response-headers.js'
@@ -25,12 +26,17 @@ export interface PlatformOptions {
    * true.
    */
   redisCritical?: boolean
+  /**
+   * Build the service only to describe it (its OpenAPI document): Postgres and Redis are never
+   * connected to. See describeService.
+   */
+  describeOnly?: boolean
 }
 
 /**
  * What every service stands on, in a fixed order: the response pipeline, response headers, metrics, the Postgres pool,
  * the Redis client, server-rendered pages, the OpenAPI document (before any route, so it sees
- * them all), the shared Problem schema, access logging and /health + /ready.
+ * them all), the shared Problem schema and the /problems pages its `type`s point at, access logging and /health + /ready.
  */
 const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   const { config } = opts
@@ -41,15 +47,18 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     connectionString: config.DATABASE_URL,
     max: config.PG_POOL_MAX,
     applicationName: opts.name,
+    connect: !opts.describeOnly,
   })
   await fastify.register(redisPlugin, {
     url: config.REDIS_URL,
     ...(config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     keyPrefix: config.REDIS_KEY_PREFIX,
+    connect: !opts.describeOnly,
   })
   await fastify.register(pagesPlugin, { views: opts.views, publicDir: opts.publicDir })
   await fastify.register(openApiPlugin, opts.openApi)
   fastify.addSchema(Problem)
+  await fastify.register(problemPagesPlugin, { service: opts.openApi.title })
   await fastify.register(requestLogPlugin)
   await fastify.register(pressurePlugin, {
     maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS,

@@ -1,4 +1,4 @@
-import { type Problem, type ProblemCode, problemType } from '@repo/contracts'
+import { PROBLEM_DOCS, type Problem, type ProblemCode, problemType } from '@repo/contracts'
 import type {
   FastifyError,
   FastifyInstance,
@@ -21,26 +21,6 @@ export interface ProblemsPluginOptions {
   render?: ProblemRenderer
 }
 
-const TITLES: Record<ProblemCode, string> = {
-  INVALID_REQUEST: 'Invalid request',
-  UNKNOWN_FEATURE: 'Unknown feature',
-  UNAUTHORIZED: 'Unauthorized',
-  KEY_EXPIRED: 'API key expired',
-  FEATURE_NOT_IN_PLAN: 'Feature not in plan',
-  FORBIDDEN: 'Forbidden',
-  NOT_FOUND: 'Not found',
-  METHOD_NOT_ALLOWED: 'Method not allowed',
-  PAYLOAD_TOO_LARGE: 'Payload too large',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
-  RATE_LIMITED: 'Too many requests',
-  QUOTA_EXCEEDED: 'Daily quota exceeded',
-  CONCURRENCY_LIMIT: 'Too many requests at once',
-  INTERNAL_ERROR: 'Internal server error',
-  SERVICE_UNAVAILABLE: 'Service unavailable',
-  FEATURE_TIMEOUT: 'Feature timed out',
-  OVERLOADED: 'Overloaded',
-}
-
 export function buildProblem(
   request: FastifyRequest,
   code: ProblemCode,
@@ -51,7 +31,7 @@ export function buildProblem(
   return {
     ...extra,
     type: problemType(code),
-    title: TITLES[code],
+    title: PROBLEM_DOCS[code].title,
     status,
     detail,
     code,
