@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { unwrap } from '@repo/client'
 import { QuoteResponse, SearchResponse } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { quotesApi } from './support/clients.js'
 import { QUOTES_URL } from './support/env.js'
 import { type Answer, expectProblem, getWithoutAccept, http, listHeader } from './support/http.js'
 
@@ -23,13 +25,13 @@ function expectVaryAccept(res: Answer) {
   expect(listHeader(res.headers, 'vary')).toContain('accept')
 }
 
-async function searchJson(query: string): Promise<SearchResponse> {
-  const res = await get(`/api/search?${query}`, JSON_TYPE)
-  expect(res.status, res.text.slice(0, 300)).toBe(200)
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/)
-  const body = res.json<SearchResponse>()
-  expect(Value.Check(SearchResponse, body), JSON.stringify(body).slice(0, 300)).toBe(true)
-  return body
+/** A search page through the typed client (`page` and `limit` are numbers there). */
+async function searchJson(query: { term?: string; page?: number; limit?: number }) {
+  const { data, response } = await quotesApi.GET('/api/search', { params: { query } })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  expect(Value.Check(SearchResponse, data), JSON.stringify(data).slice(0, 300)).toBe(true)
+  return data as SearchResponse
 }
 
 /** A term no quote contains: a random run of rare letters. */
@@ -41,10 +43,11 @@ function noMatchTerm(): string {
 let known: QuoteResponse
 
 beforeAll(async () => {
-  const first = await searchJson('limit=1')
+  const first = await searchJson({ limit: 1 })
   expect(first.results).toHaveLength(1)
-  const res = await get(`/api/q/${first.results[0]?.id}`, JSON_TYPE)
-  known = res.json<QuoteResponse>()
+  known = await unwrap(
+    quotesApi.GET('/api/q/{id}', { params: { path: { id: first.results[0]?.id ?? '' } } }),
+  )
 })
 
 describe('GET /api: a random quote in the negotiated format', () => {
@@ -156,7 +159,7 @@ describe('GET /api/q/:id', () => {
 
 describe('GET /api/search', () => {
   it('without a term: search_term "", page 1, limit 20, every quote', async () => {
-    const page = await searchJson('')
+    const page = await searchJson({})
     expect(page).toMatchObject({
       current_page: 1,
       limit: 20,
@@ -171,7 +174,7 @@ describe('GET /api/search', () => {
   })
 
   it('clamps limit=50 to 30 and says so, with consistent paging fields', async () => {
-    const page = await searchJson('term=love&limit=50')
+    const page = await searchJson({ term: 'love', limit: 50 })
     expect(page).toMatchObject({
       current_page: 1,
       limit: 30,
@@ -185,8 +188,8 @@ describe('GET /api/search', () => {
   })
 
   it('matches case-insensitively in text or author, ordered by id, pages without overlap', async () => {
-    const first = await searchJson('term=LoVe&limit=30')
-    const second = await searchJson('term=LoVe&limit=30&page=2')
+    const first = await searchJson({ term: 'LoVe', limit: 30 })
+    const second = await searchJson({ term: 'LoVe', limit: 30, page: 2 })
     expect(first.search_term).toBe('LoVe')
     expect(second).toMatchObject({
       current_page: 2,
@@ -201,8 +204,8 @@ describe('GET /api/search', () => {
   })
 
   it('the last page: next_page stays at total_pages', async () => {
-    const first = await searchJson('term=love&limit=30')
-    const last = await searchJson(`term=love&limit=30&page=${first.total_pages}`)
+    const first = await searchJson({ term: 'love', limit: 30 })
+    const last = await searchJson({ term: 'love', limit: 30, page: first.total_pages })
     expect(last).toMatchObject({
       current_page: first.total_pages,
       next_page: first.total_pages,
@@ -213,7 +216,7 @@ describe('GET /api/search', () => {
 
   it('no match: total 0, one page, no results', async () => {
     const term = noMatchTerm()
-    const page = await searchJson(`term=${term}`)
+    const page = await searchJson({ term })
     expect(page).toEqual({
       current_page: 1,
       limit: 20,
@@ -228,7 +231,7 @@ describe('GET /api/search', () => {
   })
 
   it('a page past the end: no results, its own current_page', async () => {
-    const page = await searchJson('term=love&page=99999')
+    const page = await searchJson({ term: 'love', page: 99999 })
     expect(page.results).toEqual([])
     expect(page.current_page).toBe(99999)
     expect(page.total_quotes).toBeGreaterThan(0)
@@ -237,7 +240,7 @@ describe('GET /api/search', () => {
   })
 
   it('plain text: the result texts, one per line', async () => {
-    const json = await searchJson('term=love&limit=5')
+    const json = await searchJson({ term: 'love', limit: 5 })
     for (const res of [
       await getWithoutAccept(`${QUOTES_URL}/api/search?term=love&limit=5`),
       await get('/api/search?term=love&limit=5', '*/*'),
@@ -324,7 +327,7 @@ describe('errors in the negotiated format', () => {
   })
 
   it('a term of exactly 200 characters is fine', async () => {
-    const page = await searchJson(`term=${'x'.repeat(200)}`)
+    const page = await searchJson({ term: 'x'.repeat(200) })
     expect(page.search_term).toHaveLength(200)
   })
 

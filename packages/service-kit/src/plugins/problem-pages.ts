@@ -1,13 +1,6 @@
-import {
-  PROBLEM_CODES,
-  PROBLEM_DOCS,
-  type ProblemCode,
-  problemSlug,
-  problemType,
-} from '@repo/contracts'
+import { PROBLEM_CODES, PROBLEM_DOCS, type ProblemCode, problemType } from '@repo/contracts'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpProblem } from '../errors.js'
 
 const CODES = Object.keys(PROBLEM_CODES) as ProblemCode[]
 
@@ -82,10 +75,10 @@ ${rows}
 
 /**
  * The pages problem `type`s point at: /problems lists every code, /problems/<code> says what it
- * means and what to do. Rendered once at start (they only change with the code).
+ * means and what to do. Rendered once at start (they only change with the code). The `type`
+ * of a problem is a path on the service that answered, so each service serves them.
  */
 const problemPages: FastifyPluginAsync<{ service: string }> = async (fastify, opts) => {
-  const pages = new Map(CODES.map((code) => [problemSlug(code), codePage(opts.service, code)]))
   const index = indexPage(opts.service)
   const html = 'text/html; charset=utf-8'
   const cache = 'public, max-age=86400'
@@ -93,17 +86,13 @@ const problemPages: FastifyPluginAsync<{ service: string }> = async (fastify, op
   fastify.get('/problems', { schema: { hide: true } }, (_request, reply) =>
     reply.type(html).header('cache-control', cache).send(index),
   )
-  fastify.get<{ Params: { code: string } }>(
-    '/problems/:code',
-    { schema: { hide: true } },
-    (request, reply) => {
-      const body = pages.get(request.params.code)
-      if (body === undefined) {
-        throw new HttpProblem('NOT_FOUND', 'No problem code has this name; see /problems.')
-      }
-      return reply.type(html).header('cache-control', cache).send(body)
-    },
-  )
+  // A route per code: any other name is the service's own 404 (registered later, by the app).
+  for (const code of CODES) {
+    const body = codePage(opts.service, code)
+    fastify.get(problemType(code), { schema: { hide: true } }, (_request, reply) =>
+      reply.type(html).header('cache-control', cache).send(body),
+    )
+  }
 }
 
 export default fp(problemPages, { name: 'problem-pages', fastify: '5.x' })
