@@ -1,4 +1,5 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
+export { envExampleProblems } from './env-example.js'
 export {
   hostileHeaders,
   hostileJson,
