@@ -50,6 +50,10 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
     labelNames: ['decision'] as const,
     registers: [fastify.promRegistry],
   })
+  // Every outcome exported from the start (at 0), so rates and alerts work before the first one.
+  for (const decision of ['allowed', 'refused', 'allowed_degraded', 'unavailable']) {
+    quotaDecisions.inc({ decision }, 0)
+  }
   const redisDown = (error: Error) => fastify.redisState.down(error)
   const clock = opts.clock ?? systemClock
   const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys, clock)

@@ -6,6 +6,7 @@ import healthPlugin from './health.js'
 import metricsPlugin from './metrics.js'
 import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
 import pagesPlugin from './pages.js'
+import platformMetricsPlugin from './platform-metrics.js'
 import postgresPlugin from './postgres.js'
 import pressurePlugin from './pressure.js'
 import problemPagesPlugin from './problem-pages.js'
@@ -35,7 +36,7 @@ export interface PlatformOptions {
 
 /**
  * What every service stands on, in a fixed order: the response pipeline, response headers, metrics, the Postgres pool,
- * the Redis client, server-rendered pages, the OpenAPI document (before any route, so it sees
+ * the Redis client, their metrics (build info, pool and connection state, problems by code), server-rendered pages, the OpenAPI document (before any route, so it sees
  * them all), the shared Problem schema and the /problems pages its `type`s point at, access logging and /health + /ready.
  */
 const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
@@ -55,6 +56,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     keyPrefix: config.REDIS_KEY_PREFIX,
     connect: !opts.describeOnly,
   })
+  await fastify.register(platformMetricsPlugin, { version: opts.openApi.version })
   await fastify.register(pagesPlugin, { views: opts.views, publicDir: opts.publicDir })
   await fastify.register(openApiPlugin, opts.openApi)
   fastify.addSchema(Problem)

@@ -127,7 +127,15 @@ export function classifyError(error: FastifyError | HttpProblem | Error): Classi
  * here, and 5xx details are logged but never sent.
  */
 const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify, opts) => {
-  const render = opts.render ?? sendProblemJson
+  const send = opts.render ?? sendProblemJson
+  // Every problem is counted by its code (problem_responses_total) when metrics are registered.
+  const count = fastify.hasDecorator('countProblem') ? fastify.countProblem : undefined
+  const render: ProblemRenderer = count
+    ? (request, reply, problem) => {
+        count(problem.code)
+        return send(request, reply, problem)
+      }
+    : send
 
   fastify.setErrorHandler((error, request, reply) => {
     // Fastify parses the body before it knows there is no route: for an unknown route, say so
