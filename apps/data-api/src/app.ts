@@ -78,6 +78,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     lastUsedFlushMs: config.LAST_USED_FLUSH_MS,
     quotaFailMode: config.QUOTA_FAIL_MODE,
     unauthorizedPerAddress: config.API_UNAUTHORIZED_PER_ADDRESS,
+    describeOnly,
     ...(clock ? { clock } : {}),
   })
   await fastify.register(apiKeyAuth)

@@ -38,6 +38,8 @@ export interface ServicesOptions {
   quotaFailMode: 'open' | 'closed'
   /** 401s one client address may get per minute before it gets 429s. */
   unauthorizedPerAddress: number
+  /** Built only to describe the API: no subscription to revocations, no timer. */
+  describeOnly?: boolean
   /** Tests move time; production uses the system clock. */
   clock?: Clock
 }
@@ -63,7 +65,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
     channel: `${opts.redisKeyPrefix}api-keys:invalidate`,
     onError: redisDown,
   })
-  keyCache.start()
+  if (!opts.describeOnly) keyCache.start()
 
   const lastUsed = new LastUsedWriter(
     (times) => apiKeys.touch(times),
@@ -73,7 +75,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
       fastify.log.warn({ err: error }, 'could not record key use')
     },
   )
-  lastUsed.start()
+  if (!opts.describeOnly) lastUsed.start()
 
   fastify.decorate('clock', clock)
   fastify.decorate('accounts', new Accounts(fastify.pg))
