@@ -28,6 +28,7 @@ const notModified = { description: 'Not modified (If-None-Match matched the ETag
 export const quoteByIdResponses = {
   ...quoteResponses,
   304: notModified,
+  400: problem('The id is longer than 64 characters'),
   404: problem('No quote has this id'),
 }
 

@@ -70,6 +70,17 @@ describe('typed quotes client', () => {
     expect(html).toContain('Retry-After')
   })
 
+  it('answers the 4xx its document lists for a quote id: 400 (too long), 404 (unknown)', async () => {
+    await freshWindow()
+    const api = createQuotesClient({ baseUrl, retry: { retries: 0 } })
+    const long = await api.GET('/api/q/{id}', { params: { path: { id: `q${'1'.repeat(64)}` } } })
+    expect(long.response.status).toBe(400)
+    expect(long.error).toMatchObject({ code: 'INVALID_REQUEST' })
+    const unknown = await api.GET('/api/q/{id}', { params: { path: { id: 'q999999999' } } })
+    expect(unknown.response.status).toBe(404)
+    expect(unknown.error).toMatchObject({ code: 'NOT_FOUND' })
+  })
+
   it('lists every code at /problems; an unknown code is a 404 problem', async () => {
     const index = await fetch(new URL('/problems', baseUrl))
     expect(index.status).toBe(200)

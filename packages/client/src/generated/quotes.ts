@@ -193,6 +193,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The id is longer than 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                    "text/plain": string;
+                };
+            };
             /** @description No quote has this id */
             404: {
                 headers: {
