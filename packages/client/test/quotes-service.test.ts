@@ -1,14 +1,24 @@
-import { createQuotesClient, ProblemError, unwrap } from '@repo/client'
+import app from '@repo/quotes/src/app.js'
+import { loadQuotesConfig, type QuotesConfig } from '@repo/quotes/src/config.js'
+import { prepareDatabase } from '@repo/quotes/src/lib/database.js'
+import { createServiceTestApp, type ServiceTestApp } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/test-app.js'
+import { createQuotesClient, ProblemError, unwrap } from '../src/index.js'
 
-// @repo/client against the real service over HTTP: a ceiling of 2 requests a second per address
-// gives 429s with `Retry-After: 1` to retry (or not).
-let t: TestApp
+// The client against the real quotes app (its sources, on a fresh database, listening) over
+// HTTP: a ceiling of 2 requests a second per address gives 429s with `Retry-After: 1` to retry
+// (or not).
+let t: ServiceTestApp<QuotesConfig>
 let baseUrl = ''
 
 beforeAll(async () => {
-  t = await createTestApp('client', { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' })
+  t = await createServiceTestApp({
+    label: 'client_quotes',
+    loadConfig: loadQuotesConfig,
+    prepareDatabase,
+    app,
+    env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' },
+  })
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 })
 })
 afterAll(async () => {
