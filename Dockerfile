@@ -21,7 +21,8 @@ WORKDIR /repo
 # Only the app and the workspace packages both apps depend on (pnpm installs a filtered subset
 # of the lockfile; the other projects' manifests are not needed). A new workspace dependency of
 # an app must be added here and below.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# .pnpmfile.cjs: the lockfile records its checksum, so a frozen install needs it.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc .pnpmfile.cjs ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/service-kit/package.json packages/service-kit/
 COPY apps/${APP}/package.json apps/${APP}/

@@ -78,7 +78,16 @@ async function main() {
     // when `pnpm test` has just built them.
     const code = await run(
       'pnpm',
-      ['exec', 'turbo', 'run', 'build', '--filter=@repo/quotes', '--filter=@repo/data-api'],
+      [
+        'exec',
+        'turbo',
+        'run',
+        'build',
+        '--filter=@repo/quotes',
+        '--filter=@repo/data-api',
+        // The typed client the suite calls the APIs with.
+        '--filter=@repo/client',
+      ],
       { cwd: root },
     )
     if (code !== 0) throw new Error(`the build failed (exit ${code})`)

@@ -1,3 +1,4 @@
+import { ProblemError, parseRateLimit as parseRateLimitHeaders, unwrap } from '@repo/client'
 import {
   DataInfoResponse,
   DataResponse,
@@ -10,6 +11,7 @@ import { oneByteOver, oneByteOverProblem } from '@repo/service-kit/testing'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { madeUpKey } from './support/api-keys.js'
+import { dataApi } from './support/clients.js'
 import { DashboardBrowser, uniqueEmail } from './support/dashboard.js'
 import { callData, parseRateLimit } from './support/data-api.js'
 import { DATA_API_URL } from './support/env.js'
@@ -30,11 +32,9 @@ beforeAll(async () => {
   await stranger.signUp(uniqueEmail('stranger'), 'FREE')
 })
 
-/** Today's count for the key, read with a GET (which itself counts). */
+/** Today's count for the key, read with a GET (which itself counts), by the typed client. */
 async function usedNow(): Promise<number> {
-  const res = await callData(key)
-  expect(res.status).toBe(200)
-  return res.json<DataInfoResponse>().quota.used
+  return (await unwrap(dataApi(key).GET('/api/v1/data'))).quota.used
 }
 
 function expectRateLimitFields(res: Answer, limit: number) {
@@ -98,20 +98,19 @@ describe('GET /api/v1/data', () => {
 })
 
 describe('POST /api/v1/data', () => {
-  it('runs stats', async () => {
-    const res = await callData(key, {
-      data: 'One two three. Four five!',
-      options: { feature: 'stats' },
+  it('runs stats (typed client: the result is typed by its feature)', async () => {
+    const { data, response } = await dataApi(key).POST('/api/v1/data', {
+      body: { data: 'One two three. Four five!', options: { feature: 'stats' } },
     })
-    expect(res.status, res.text).toBe(200)
-    const body = res.json<DataResponse>()
-    expect(Value.Check(DataResponse, body), res.text).toBe(true)
-    expect(body.feature).toBe('stats')
-    expect(Value.Check(StatsResult, body.result)).toBe(true)
-    expect(body.result).toMatchObject({ words: 5, sentences: 2, lines: 1, paragraphs: 1 })
-    expect(body.quota.limit).toBe(10_000)
-    const { r } = expectRateLimitFields(res, 10_000)
-    expect(r).toBe(body.quota.remaining)
+    expect(response.status).toBe(200)
+    expect(Value.Check(DataResponse, data), JSON.stringify(data)).toBe(true)
+    if (data?.feature !== 'stats') throw new Error(`not a stats answer: ${JSON.stringify(data)}`)
+    expect(Value.Check(StatsResult, data.result)).toBe(true)
+    expect(data.result).toMatchObject({ words: 5, sentences: 2, lines: 1, paragraphs: 1 })
+    expect(data.quota.limit).toBe(10_000)
+    const rateLimit = parseRateLimitHeaders(response.headers)
+    expect(rateLimit).toMatchObject({ policy: 'daily', limit: 10_000 })
+    expect(rateLimit?.remaining).toBe(data.quota.remaining)
   })
 
   it('runs keywords on PRO, with its limit option', async () => {
@@ -149,6 +148,17 @@ describe('POST /api/v1/data', () => {
     expect(problem).toMatchObject({ feature: 'entities', plan: 'PRO', required_plan: 'ENTERPRISE' })
     expectRateLimitFields(res, 10_000)
     expect(await usedNow()).toBe(before + 2)
+  })
+
+  it('the typed client throws the problem as a ProblemError', async () => {
+    const call = dataApi(key).POST('/api/v1/data', {
+      body: { data: 'Ada Lovelace met Charles Babbage.', options: { feature: 'entities' } },
+    })
+    const error = await unwrap(call).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(ProblemError)
+    expect(error).toMatchObject({ status: 403, code: 'FEATURE_NOT_IN_PLAN' })
+    expect((error as ProblemError).problem).toMatchObject({ required_plan: 'ENTERPRISE' })
+    expect((error as ProblemError).rateLimit).toMatchObject({ policy: 'daily', limit: 10_000 })
   })
 
   it('400 for an unknown feature, listing the allowed ones', async () => {

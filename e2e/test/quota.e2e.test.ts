@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { ProblemError, unwrap } from '@repo/client'
 import { type DataInfoResponse, PLAN_LIMITS } from '@repo/contracts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { dataApi } from './support/clients.js'
 import { DashboardBrowser, uniqueEmail } from './support/dashboard.js'
 import { callData, parseRateLimit } from './support/data-api.js'
 import { expectProblem, pool } from './support/http.js'
@@ -59,6 +61,16 @@ describe('daily quota of a FREE key', () => {
     expect(retryAfter).toBeLessThanOrEqual(86_400)
     expect(refused.headers.get('ratelimit')).toMatch(/^"daily";r=0;t=\d+$/)
     expect(refused.headers.get('ratelimit-policy')).toBe(`"daily";q=${FREE_DAILY};w=86400`)
+
+    // The typed client hands a quota refusal back at once: its Retry-After (until midnight UTC)
+    // is longer than the client waits, so it is not retried.
+    const started429 = Date.now()
+    const thrown = await unwrap(dataApi(key).GET('/api/v1/data')).catch((error: unknown) => error)
+    expect(thrown).toBeInstanceOf(ProblemError)
+    expect(thrown).toMatchObject({ status: 429, code: 'QUOTA_EXCEEDED' })
+    expect((thrown as ProblemError).retryAfter).toBeGreaterThan(10)
+    expect((thrown as ProblemError).rateLimit).toMatchObject({ remaining: 0, limit: FREE_DAILY })
+    expect(Date.now() - started429).toBeLessThan(5_000)
 
     // Refusals are not counted: the next one says the same.
     const again = await callData(key)

@@ -1,6 +1,8 @@
+import { unwrap } from '@repo/client'
 import { PLAN_LIMITS, UsageResponse } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { dataApi } from './support/clients.js'
 import { DashboardBrowser, uniqueEmail } from './support/dashboard.js'
 import { callData } from './support/data-api.js'
 import { DATA_API_URL } from './support/env.js'
@@ -28,13 +30,16 @@ const newKeyOn = (page: string) =>
 
 describe('GET /api/v1/usage', () => {
   it("answers the key's last N days, today live and counted", async () => {
-    keyId = (await callData(key)).json<{ key: { id: string } }>().key.id
-    await callData(key)
-    const res = await usage(key, '?days=3')
-    expect(res.status, res.text).toBe(200)
+    const api = dataApi(key)
+    keyId = (await unwrap(api.GET('/api/v1/data'))).key.id
+    await unwrap(api.GET('/api/v1/data'))
+    const { data: body, response: res } = await api.GET('/api/v1/usage', {
+      params: { query: { days: 3 } },
+    })
+    expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
-    const body = res.json<UsageResponse>()
-    expect(Value.Check(UsageResponse, body), res.text).toBe(true)
+    if (!body) throw new Error('no body')
+    expect(Value.Check(UsageResponse, body), JSON.stringify(body)).toBe(true)
     const today = new Date().toISOString().slice(0, 10)
     expect(body.to).toBe(today)
     expect(body.days).toHaveLength(3)

@@ -34,6 +34,8 @@ INVALID_REQUEST and UNKNOWN_FEATURE (400), UNAUTHORIZED and KEY_EXPIRED (401, wi
 FEATURE_NOT_IN_PLAN and ACCOUNT_DISABLED (403), NOT_FOUND (404), METHOD_NOT_ALLOWED (405), PAYLOAD_TOO_LARGE (413),
 UNSUPPORTED_MEDIA_TYPE (415), QUOTA_EXCEEDED, CONCURRENCY_LIMIT and RATE_LIMITED (429),
 INTERNAL_ERROR (500), SERVICE_UNAVAILABLE, FEATURE_TIMEOUT and OVERLOADED (503).
+Each problem's \`type\` (\`/problems/quota-exceeded\`) is a page on this service saying what the
+code means and what to do; \`/problems\` lists them all.
 
 **Keys** may expire (chosen at creation, or at the end of a roll's grace period): an expired key
 answers 401 \`KEY_EXPIRED\`. \`GET /api/v1/usage?days=N\` gives the key's own daily counts (it is

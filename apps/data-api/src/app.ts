@@ -19,19 +19,25 @@ export interface AppOptions {
   config: DataApiConfig
   /** Tests pass a movable clock; production uses the system clock. */
   clock?: Clock
+  /** Built only to describe the API (pnpm openapi): no store is connected, no timer started. */
+  describeOnly?: boolean
 }
 
 /**
  * The data service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
  */
-const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clock }) => {
+const app: FastifyPluginAsyncTypebox<AppOptions> = async (
+  fastify,
+  { config, clock, describeOnly = false },
+) => {
   // Infrastructure (shared with quotes; see PlatformOptions)
   await fastify.register(platformPlugin, {
     name: 'data-api',
     config,
     root: packageRoot,
     openApi: OPEN_API,
+    describeOnly,
     // Failing open, the service still answers without Redis: degraded, not unavailable.
     redisCritical: config.QUOTA_FAIL_MODE === 'closed',
   })
@@ -55,22 +61,26 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, clo
     lastUsedFlushMs: config.LAST_USED_FLUSH_MS,
     quotaFailMode: config.QUOTA_FAIL_MODE,
     unauthorizedPerAddress: config.API_UNAUTHORIZED_PER_ADDRESS,
+    describeOnly,
     ...(clock ? { clock } : {}),
   })
   await fastify.register(apiKeyAuth)
   await fastify.register(featurePool, {
-    threads: config.FEATURE_THREADS,
+    threads: describeOnly ? 1 : config.FEATURE_THREADS,
     maxQueue: config.FEATURE_QUEUE_MAX,
     timeoutMs: config.FEATURE_TIMEOUT_MS,
   })
-  await fastify.register(housekeeping, { intervalSeconds: config.HOUSEKEEPING_INTERVAL_SECONDS })
+  await fastify.register(housekeeping, {
+    intervalSeconds: describeOnly ? 0 : config.HOUSEKEEPING_INTERVAL_SECONDS,
+  })
   await fastify.register(passwordStrength)
 
   // Routes
   await fastify.register(apiV1)
   await fastify.register(apiV1Usage)
   await fastify.register(dashboard, {
-    sessionSecret: config.SESSION_SECRET,
+    // Describing the API signs nothing: a placeholder spares the look-up in Postgres.
+    sessionSecret: describeOnly ? 'describe-only'.repeat(4) : config.SESSION_SECRET,
     cookieSecure: cookieSecureMode(config.COOKIE_SECURE),
     authPerAddress: config.AUTH_RATE_LIMIT_PER_ADDRESS,
     authPerAccount: config.AUTH_RATE_LIMIT_PER_ACCOUNT,

@@ -13,6 +13,8 @@ The browser pages \`/\`, \`/q/{id}\` and \`/search\` are the same resources as \
 
 **Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`
 and the \`request_id\`, or a plain sentence, or an HTML page, by the same negotiation.
+A problem's \`type\` (\`/problems/not-found\`) is a page on this service saying what the code
+means and what to do; \`/problems\` lists them all.
 
 **Fair use.** Send a \`User-Agent\` naming your library or site and a contact, and keep to 100
 requests a minute. Nothing is refused for a missing User-Agent. A hard ceiling per client address

@@ -19,6 +19,8 @@ export interface AppOptions {
   config: QuotesConfig
   /** The clock of the quote of the day (tests move it). */
   now?: () => Date
+  /** Built only to describe the API (pnpm openapi): no store is connected or loaded. */
+  describeOnly?: boolean
 }
 
 // What scripts on other sites may read: the cache validator, the request id, and what a refusal
@@ -38,13 +40,17 @@ const EXPOSED_HEADERS = [
  * The quotes service as a plugin: it never listens (server.ts does), so tests build exactly this.
  * Order: external plugins, then the app's own, then routes.
  */
-const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, now }) => {
+const app: FastifyPluginAsyncTypebox<AppOptions> = async (
+  fastify,
+  { config, now, describeOnly = false },
+) => {
   // Infrastructure (shared with data-api; see PlatformOptions)
   await fastify.register(platformPlugin, {
     name: 'quotes',
     config,
     root: packageRoot,
     openApi: OPEN_API,
+    describeOnly,
   })
   // CORS for a public, read-only API: any origin may GET; preflights are answered (cached a
   // day) before the per-client ceiling. @fastify/cors measured no dearer than the hand-written
@@ -63,8 +69,12 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (fastify, { config, now
   await fastify.register(quoteStore, {
     cacheMax: config.QUOTE_CACHE_MAX,
     refreshMs: config.CORPUS_REFRESH_SECONDS * 1000,
+    preload: !describeOnly,
   })
-  await fastify.register(catalog, { refreshMs: config.CORPUS_REFRESH_SECONDS * 1000 })
+  await fastify.register(catalog, {
+    refreshMs: config.CORPUS_REFRESH_SECONDS * 1000,
+    preload: !describeOnly,
+  })
   await fastify.register(publicUrl, { publicUrl: config.PUBLIC_URL })
 
   // Routes, behind the per-client ceiling (operations endpoints are not limited).

@@ -44,7 +44,7 @@ export function expectProblem(res: Answer, status: number, code: string): Record
   expect(body).toMatchObject({
     status,
     code,
-    type: `urn:problem-type:${code.toLowerCase().replaceAll('_', '-')}`,
+    type: `/problems/${code.toLowerCase().replaceAll('_', '-')}`,
   })
   expect(String(body.detail).length).toBeGreaterThan(0)
   return body

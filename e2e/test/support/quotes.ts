@@ -1,9 +1,11 @@
 // The quotes service over HTTP: requests in a chosen format and the checks of each format,
 // shared by the quotes*.e2e.test.ts files.
 import { randomBytes } from 'node:crypto'
+import { unwrap } from '@repo/client'
 import type { QuoteResponse, SearchResponse } from '@repo/contracts'
 import { expectSearchPage } from '@repo/service-kit/vitest'
 import { expect } from 'vitest'
+import { quotesApi } from './clients.js'
 import { QUOTES_URL } from './env.js'
 import { type Answer, http, listHeader } from './http.js'
 
@@ -26,12 +28,25 @@ export function expectVaryAccept(res: Answer) {
   expect(listHeader(res.headers, 'vary')).toContain('accept')
 }
 
-/** GET /api/search?`query` as JSON, checked against the contract. */
+/**
+ * GET /api/search?`query` as JSON through the typed client (`page` and `limit` are numbers
+ * there), checked against the contract.
+ */
 export async function searchJson(query: string): Promise<SearchResponse> {
-  const res = await get(`/api/search?${query}`, JSON_TYPE)
-  expect(res.status, res.text.slice(0, 300)).toBe(200)
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/)
-  return expectSearchPage(res.json())
+  const { term, page, limit, ...rest } = Object.fromEntries(new URLSearchParams(query))
+  expect(rest, 'searchJson takes term, page and limit only').toEqual({})
+  const { data, response } = await quotesApi.GET('/api/search', {
+    params: {
+      query: {
+        ...(term === undefined ? {} : { term }),
+        ...(page === undefined ? {} : { page: Number(page) }),
+        ...(limit === undefined ? {} : { limit: Number(limit) }),
+      },
+    },
+  })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  return expectSearchPage(data)
 }
 
 /** A term no quote contains: a random run of rare letters. */
@@ -43,6 +58,7 @@ export function noMatchTerm(): string {
 export async function someQuote(): Promise<QuoteResponse> {
   const first = await searchJson('limit=1')
   expect(first.results).toHaveLength(1)
-  const res = await get(`/api/q/${first.results[0]?.id}`, JSON_TYPE)
-  return res.json<QuoteResponse>()
+  return unwrap(
+    quotesApi.GET('/api/q/{id}', { params: { path: { id: first.results[0]?.id ?? '' } } }),
+  )
 }

@@ -28,15 +28,26 @@ export type ProblemCode = keyof typeof PROBLEM_CODES
 
 export const ProblemCodeSchema = Type.Enum(Object.keys(PROBLEM_CODES) as ProblemCode[])
 
-/** `type` URI of a problem: stable, documented in the README, one per code. */
+/** A code as its page names it: `QUOTA_EXCEEDED` is `quota-exceeded`. */
+export function problemSlug(code: ProblemCode): string {
+  return code.toLowerCase().replaceAll('_', '-')
+}
+
+/**
+ * `type` of a problem: stable, one per code, a URI reference to the page describing the code on
+ * the service that answered (`/problems/quota-exceeded`, resolved against the request's URL).
+ */
 export function problemType(code: ProblemCode): string {
-  return `urn:problem-type:${code.toLowerCase().replaceAll('_', '-')}`
+  return `/problems/${problemSlug(code)}`
 }
 
 /** RFC 9457 problem details, plus the stable `code` and the request id. */
 export const Problem = Type.Object(
   {
-    type: Type.String({ description: 'URI naming the problem type (urn:problem-type:...)' }),
+    type: Type.String({
+      description:
+        'The page describing the code (/problems/<code in kebab case>), a URI reference resolved against the request URL',
+    }),
     title: Type.String(),
     status: Type.Integer({ minimum: 400, maximum: 599 }),
     detail: Type.String(),

@@ -43,23 +43,34 @@ export const SEARCH_TERM_MAX_LENGTH = 200
 export const PositiveIntegerParam = (description: string) =>
   Type.String({ pattern: '^0*[1-9][0-9]{0,14}$', description, examples: ['1'] })
 
+const PAGE_DESCRIPTION = 'Page number, from 1 (default 1)'
+const LIMIT_DESCRIPTION = `Results per page (default ${SEARCH_DEFAULT_LIMIT}); values above ${SEARCH_MAX_LIMIT} are clamped to ${SEARCH_MAX_LIMIT}`
+const TERM = Type.Optional(
+  Type.String({
+    maxLength: SEARCH_TERM_MAX_LENGTH,
+    description:
+      'Case-insensitive substring of the quote text or the author name; a term of 1-2 ' +
+      'letters or digits matches that whole word',
+  }),
+)
+
 export const SearchQuery = Type.Object({
-  term: Type.Optional(
-    Type.String({
-      maxLength: SEARCH_TERM_MAX_LENGTH,
-      description:
-        'Case-insensitive substring of the quote text or the author name; a term of 1-2 ' +
-        'letters or digits matches that whole word',
-    }),
-  ),
-  page: Type.Optional(PositiveIntegerParam('Page number, from 1 (default 1)')),
-  limit: Type.Optional(
-    PositiveIntegerParam(
-      `Results per page (default ${SEARCH_DEFAULT_LIMIT}); values above ${SEARCH_MAX_LIMIT} are clamped to ${SEARCH_MAX_LIMIT}`,
-    ),
-  ),
+  term: TERM,
+  page: Type.Optional(PositiveIntegerParam(PAGE_DESCRIPTION)),
+  limit: Type.Optional(PositiveIntegerParam(LIMIT_DESCRIPTION)),
 })
 export type SearchQuery = Static<typeof SearchQuery>
+
+/** A positive integer of at most 15 digits, as the OpenAPI document shows the digits above. */
+const PositiveInteger = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: 999_999_999_999_999, description, examples: [1] })
+
+/** SearchQuery as documented: `page` and `limit` are integers (sent as decimal digits). */
+export const SearchQueryDocumented = Type.Object({
+  term: TERM,
+  page: Type.Optional(PositiveInteger(PAGE_DESCRIPTION)),
+  limit: Type.Optional(PositiveInteger(LIMIT_DESCRIPTION)),
+})
 
 export const SearchResponse = Closed('SearchResponse', {
   current_page: Type.Integer({ minimum: 1 }),

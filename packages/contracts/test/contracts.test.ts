@@ -18,9 +18,9 @@ describe('problem codes', () => {
   it('map to 4xx/5xx statuses and stable type URIs', () => {
     for (const [code, status] of Object.entries(PROBLEM_CODES)) {
       expect(status).toBeGreaterThanOrEqual(400)
-      expect(problemType(code as keyof typeof PROBLEM_CODES)).toMatch(/^urn:problem-type:[a-z-]+$/)
+      expect(problemType(code as keyof typeof PROBLEM_CODES)).toMatch(/^\/problems\/[a-z-]+$/)
     }
-    expect(problemType('QUOTA_EXCEEDED')).toBe('urn:problem-type:quota-exceeded')
+    expect(problemType('QUOTA_EXCEEDED')).toBe('/problems/quota-exceeded')
   })
 
   it('Problem accepts extra members but not unknown codes', () => {

@@ -19,12 +19,13 @@ export {
   migrationUrl,
 } from './config.js'
 export { DependencyState, type DependencyStatus } from './dependency-state.js'
+export { type DescribableAppOptions, describeService } from './describe.js'
 export { EMBEDDED_REDIS_URL, resolveStores } from './embedded.js'
 export { HttpProblem } from './errors.js'
 export { fastifyOptions } from './fastify-options.js'
 export { type MigrateOptions, migrate } from './migrate.js'
 export type { default as MetricsPlugin } from './plugins/metrics.js'
-export type { OpenApiPluginOptions } from './plugins/openapi.js'
+export { type Documented, documentedAs, type OpenApiPluginOptions } from './plugins/openapi.js'
 export { default as platformPlugin, type PlatformOptions } from './plugins/platform.js'
 export type { PostgresPluginOptions } from './plugins/postgres.js'
 export {

@@ -8,7 +8,7 @@ import { validateOptions } from './options.js'
  * pool.ts runs features in worker threads (each worker loads what it runs).
  */
 
-export { FeatureOptionsError, validateOptions } from './options.js'
+export { FeatureOptionsError } from './options.js'
 
 type FeatureFunction<F extends FeatureName> = (
   data: string,
@@ -28,10 +28,6 @@ const LOADERS: { [F in FeatureName]: () => Promise<FeatureFunction<F>> } = {
   redact: () => import('./redact.js').then((m) => m.redact),
 }
 const FUNCTIONS: { [F in FeatureName]?: FeatureFunction<F> } = {}
-
-export function isFeatureLoaded(feature: FeatureName): boolean {
-  return FUNCTIONS[feature] !== undefined
-}
 
 /** Loads a feature's module once; runFeature needs it loaded. */
 export async function loadFeature<F extends FeatureName>(feature: F): Promise<void> {

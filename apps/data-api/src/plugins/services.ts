@@ -38,6 +38,8 @@ export interface ServicesOptions {
   quotaFailMode: 'open' | 'closed'
   /** 401s one client address may get per minute before it gets 429s. */
   unauthorizedPerAddress: number
+  /** Built only to describe the API: no subscription to revocations, no timer. */
+  describeOnly?: boolean
   /** Tests move time; production uses the system clock. */
   clock?: Clock
 }
@@ -50,6 +52,10 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
     labelNames: ['decision'] as const,
     registers: [fastify.promRegistry],
   })
+  // Every outcome exported from the start (at 0), so rates and alerts work before the first one.
+  for (const decision of ['allowed', 'refused', 'allowed_degraded', 'unavailable']) {
+    quotaDecisions.inc({ decision }, 0)
+  }
   const redisDown = (error: Error) => fastify.redisState.down(error)
   const clock = opts.clock ?? systemClock
   const apiKeys = new ApiKeys(fastify.pg, opts.maxActiveKeys, clock)
@@ -59,7 +65,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
     channel: invalidationChannel(opts.redisKeyPrefix),
     onError: redisDown,
   })
-  keyCache.start()
+  if (!opts.describeOnly) keyCache.start()
 
   const lastUsed = new LastUsedWriter(
     (times) => apiKeys.touch(times),
@@ -69,7 +75,7 @@ const services: FastifyPluginAsync<ServicesOptions> = async (fastify, opts) => {
       fastify.log.warn({ err: error }, 'could not record key use')
     },
   )
-  lastUsed.start()
+  if (!opts.describeOnly) lastUsed.start()
 
   fastify.decorate('clock', clock)
   fastify.decorate('accounts', new Accounts(fastify.pg))

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery, UsageResponse } from '@repo/contracts'
-import { HttpProblem } from '@repo/service-kit'
+import {
+  USAGE_DEFAULT_DAYS,
+  USAGE_MAX_DAYS,
+  UsageQuery,
+  UsageQueryDocumented,
+  UsageResponse,
+} from '@repo/contracts'
+import { documentedAs, HttpProblem } from '@repo/service-kit'
 import { addDays } from '../lib/clock.js'
 import { quotaBody } from '../lib/rate-limit-fields.js'
 import { commonErrors, problem, rateLimitHeaders } from './api-v1.js'
@@ -31,6 +37,8 @@ const apiV1Usage: FastifyPluginAsyncTypebox = async (fastify) => {
           ...commonErrors,
         },
       },
+      // Validated as digits (no `1e1` or `0x10`), documented as the integer it is.
+      config: { swaggerTransform: documentedAs({ querystring: UsageQueryDocumented }) },
     },
     async (request) => {
       const { identity, quota } = request.caller as NonNullable<typeof request.caller>

@@ -3,13 +3,15 @@ import {
   cheapestPlanWith,
   DataInfoResponse,
   DataRequestBody,
+  DataRequestBodyDocumented,
   DataResponse,
+  DataResponseDocumented,
   FEATURES,
   type FeatureName,
   PLAN_LIMITS,
   PLANS,
 } from '@repo/contracts'
-import { HttpProblem } from '@repo/service-kit'
+import { documentedAs, HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
 import { dataInfoJson } from '../lib/data-info-body.js'
 import { featureProblem } from '../lib/feature-problems.js'
@@ -109,6 +111,14 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           ),
           415: problem('The body is not application/json'),
         },
+      },
+      // Validated in two steps (a known `feature` first, for a clear error; then its options),
+      // documented as the oneOf it amounts to.
+      config: {
+        swaggerTransform: documentedAs({
+          body: DataRequestBodyDocumented,
+          response: { 200: { ...DataResponseDocumented, headers: rateLimitHeaders } },
+        }),
       },
     },
     async (request, reply) => {

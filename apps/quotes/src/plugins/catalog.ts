@@ -10,12 +10,15 @@ declare module 'fastify' {
 
 export interface CatalogPluginOptions {
   refreshMs: number
+  /** Load in the background once ready (default); false when only describing the API. */
+  preload?: boolean
 }
 
 /** Authors, tags and the filtered-random indexes (see Catalog). */
 const catalogPlugin: FastifyPluginAsync<CatalogPluginOptions> = async (fastify, opts) => {
   const catalog = new Catalog(fastify.pg, opts.refreshMs)
   fastify.decorate('catalog', catalog)
+  if (opts.preload === false) return
   // Loaded in the background once the server is ready; routes await catalog.whenReady().
   fastify.addHook('onReady', async () => {
     const started = Date.now()

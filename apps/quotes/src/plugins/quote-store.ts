@@ -9,10 +9,16 @@ declare module 'fastify' {
 }
 
 /** Loads the corpus view at start-up, so the first requests are served from memory. */
-const quoteStorePlugin: FastifyPluginAsync<QuoteStoreOptions> = async (fastify, opts) => {
+const quoteStorePlugin: FastifyPluginAsync<
+  QuoteStoreOptions & {
+    /** Load at start (default); false when only describing the API. */ preload?: boolean
+  }
+> = async (fastify, { preload = true, ...opts }) => {
   const store = new QuoteStore(fastify.pg, opts)
-  await store.load()
-  fastify.log.info({ quotes: store.size }, 'quote corpus loaded')
+  if (preload) {
+    await store.load()
+    fastify.log.info({ quotes: store.size }, 'quote corpus loaded')
+  }
   fastify.decorate('quoteStore', store)
 }
 

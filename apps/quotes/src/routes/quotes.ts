@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { QuoteParams, RandomQuery, SEARCH_TERM_MAX_LENGTH, SearchQuery } from '@repo/contracts'
-import { HttpProblem, textProblem } from '@repo/service-kit'
+import {
+  QuoteParams,
+  RandomQuery,
+  SEARCH_TERM_MAX_LENGTH,
+  SearchQuery,
+  SearchQueryDocumented,
+} from '@repo/contracts'
+import { documentedAs, HttpProblem, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
@@ -71,13 +77,13 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'getRandomQuote',
           summary: 'A random quote, optionally filtered',
+          security: [],
           description:
             'Uniform over all quotes, or over those matching every filter given (author slug, ' +
             'tag slug, length in characters); 404 when none matches. Not cacheable: every ' +
             'request draws again.',
-          operationId: url === '/api' ? 'randomQuote' : 'randomQuotePage',
-          security: [],
           hide: url !== '/api',
           querystring: RandomQuery,
           response: quoteResponses,
@@ -108,8 +114,8 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'getQuote',
           summary: 'A quote by id',
-          operationId: url === '/api/q/:id' ? 'quoteById' : 'quotePage',
           security: [],
           hide: url !== '/api/q/:id',
           params: QuoteParams,
@@ -137,18 +143,20 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
       {
         schema: {
           tags: ['quotes'],
+          operationId: 'searchQuotes',
           summary: 'Search quotes',
+          security: [],
           description:
             'Case-insensitive substring match on the quote text or the author name, ordered by id; ' +
             'a term of 1-2 letters or digits matches that whole word. Without a term, pages ' +
             'through every quote. Totals above 1,000 matches are estimates ' +
             '(`total_is_estimate`: true; `total_pages` follows the estimate).',
-          operationId: url === '/api/search' ? 'searchQuotes' : 'searchPage',
-          security: [],
           hide: url !== '/api/search',
           querystring: SearchQuery,
           response: searchResponses,
         },
+        // Validated as digits (no `1e3`, ` 1` or `0x10`), documented as the integers they are.
+        config: { swaggerTransform: documentedAs({ querystring: SearchQueryDocumented }) },
       },
       (request, reply) => {
         const invalid = textProblem(request.query, SEARCH_FIELDS)

@@ -31,6 +31,7 @@ export const notModified = {
 export const quoteByIdResponses = {
   ...quoteResponses,
   304: notModified,
+  400: problem('The id is longer than 64 characters'),
   404: problem('No quote has this id'),
 }
 

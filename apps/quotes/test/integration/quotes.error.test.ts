@@ -27,7 +27,7 @@ describe('unknown ids answer 404 in the negotiated format', () => {
       expect(problem).toMatchObject({
         status: 404,
         code: 'NOT_FOUND',
-        type: 'urn:problem-type:not-found',
+        type: '/problems/not-found',
       })
       expect(problem.request_id).toBe(res.headers['x-request-id'])
     },

@@ -56,7 +56,9 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
       config,
       schema: {
         tags: ['operations'],
+        operationId: 'getHealth',
         summary: 'Liveness: the process is up',
+        security: [],
         response: { 200: HealthResponse },
       },
     },
@@ -69,7 +71,9 @@ const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (fastify, op
       config,
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'Readiness: Postgres and Redis answer, and the instance is not shutting down',
+        security: [],
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
     },

@@ -13,6 +13,9 @@ declare module 'fastify' {
   }
 }
 
+/** The route label of requests no route matched. */
+const UNMATCHED = '__unmatched'
+
 /**
  * Prometheus metrics at /metrics (prom-client, with its default process metrics): request
  * counts and latency histograms by route and status, and a dependency-error counter.
@@ -45,13 +48,14 @@ const metricsPlugin: FastifyPluginAsync = async (fastify) => {
   fastify.decorate('promRegistry', registry)
 
   // Request counts and latencies by method, route pattern and status, one observation per
-  // response. Unknown routes (404s without a route) and the operations endpoints are left out.
+  // response. Requests no route matched share one label (raw URLs would make a series each);
+  // the operations endpoints are left out.
   const durations = new RequestDurations()
   registry.registerMetric(durations as never)
   const skipped = new Set(['/metrics', '/health', '/ready'])
   fastify.afterEveryResponse((request, reply) => {
-    const route = request.routeOptions.url
-    if (route !== undefined && !skipped.has(route)) {
+    const route = request.routeOptions.url ?? UNMATCHED
+    if (!skipped.has(route)) {
       durations.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
     }
   })

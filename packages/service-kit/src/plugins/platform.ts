@@ -8,8 +8,10 @@ import healthPlugin from './health.js'
 import metricsPlugin from './metrics.js'
 import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
 import pagesPlugin from './pages.js'
+import platformMetricsPlugin from './platform-metrics.js'
 import postgresPlugin from './postgres.js'
 import pressurePlugin from './pressure.js'
+import problemPagesPlugin from './problem-pages.js'
 import redisPlugin from './redis.js'
 import requestLogPlugin from './request-log.js'
 import responseHeadersPlugin from './response-headers.js'
@@ -32,12 +34,17 @@ export interface PlatformOptions {
    * true.
    */
   redisCritical?: boolean
+  /**
+   * Build the service only to describe it (its OpenAPI document): Postgres and Redis are never
+   * connected to. See describeService.
+   */
+  describeOnly?: boolean
 }
 
 /**
  * What every service stands on, in a fixed order: the response pipeline, response headers, metrics, the Postgres pool,
- * the Redis client, server-rendered pages, the OpenAPI document (before any route, so it sees
- * them all), the shared Problem schema, access logging and /health + /ready.
+ * the Redis client, their metrics (build info, pool and connection state, problems by code), server-rendered pages, the OpenAPI document (before any route, so it sees
+ * them all), the shared Problem schema and the /problems pages its `type`s point at, access logging and /health + /ready.
  */
 const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   const { config } = opts
@@ -48,17 +55,20 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     connectionString: config.DATABASE_URL,
     max: config.PG_POOL_MAX,
     applicationName: opts.name,
+    connect: !opts.describeOnly,
   })
   await fastify.register(redisPlugin, {
     url: config.REDIS_URL,
     ...(config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     keyPrefix: config.REDIS_KEY_PREFIX,
+    connect: !opts.describeOnly,
   })
+  const { version } = JSON.parse(readFileSync(new URL('package.json', opts.root), 'utf8'))
+  await fastify.register(platformMetricsPlugin, { version })
   await fastify.register(pagesPlugin, {
     views: fileURLToPath(new URL('views', opts.root)),
     publicDir: fileURLToPath(new URL('public', opts.root)),
   })
-  const { version } = JSON.parse(readFileSync(new URL('package.json', opts.root), 'utf8'))
   await fastify.register(openApiPlugin, {
     ...opts.openApi,
     version,
@@ -66,6 +76,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
     tags: [...opts.openApi.tags, { name: 'operations', description: 'Health, readiness' }],
   })
   fastify.addSchema(Problem)
+  await fastify.register(problemPagesPlugin, { service: opts.openApi.title })
   await fastify.register(requestLogPlugin)
   await fastify.register(pressurePlugin, {
     maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS,

@@ -17,6 +17,11 @@ export interface PostgresPluginOptions {
   max?: number
   /** Shown in pg_stat_activity, so operators can tell the services' connections apart. */
   applicationName?: string
+  /**
+   * Prove the pool can connect before the app is ready (default). false: no connection is made
+   * (describing the API: see describeService).
+   */
+  connect?: boolean
 }
 
 /**
@@ -50,7 +55,7 @@ const postgresPlugin: FastifyPluginAsync<PostgresPluginOptions> = async (fastify
   // A new connection after an outage: Postgres is back.
   pool.on('connect', () => state.up())
   try {
-    await pool.query('SELECT 1')
+    if (opts.connect !== false) await pool.query('SELECT 1')
   } catch (error) {
     await pool.end()
     throw new Error(

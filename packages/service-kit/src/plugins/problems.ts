@@ -1,4 +1,4 @@
-import { type Problem, type ProblemCode, problemType } from '@repo/contracts'
+import { PROBLEM_DOCS, type Problem, type ProblemCode, problemType } from '@repo/contracts'
 import type {
   FastifyError,
   FastifyInstance,
@@ -21,27 +21,6 @@ export interface ProblemsPluginOptions {
   render?: ProblemRenderer
 }
 
-const TITLES: Record<ProblemCode, string> = {
-  INVALID_REQUEST: 'Invalid request',
-  UNKNOWN_FEATURE: 'Unknown feature',
-  UNAUTHORIZED: 'Unauthorized',
-  KEY_EXPIRED: 'API key expired',
-  FEATURE_NOT_IN_PLAN: 'Feature not in plan',
-  ACCOUNT_DISABLED: 'Account disabled',
-  FORBIDDEN: 'Forbidden',
-  NOT_FOUND: 'Not found',
-  METHOD_NOT_ALLOWED: 'Method not allowed',
-  PAYLOAD_TOO_LARGE: 'Payload too large',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
-  RATE_LIMITED: 'Too many requests',
-  QUOTA_EXCEEDED: 'Daily quota exceeded',
-  CONCURRENCY_LIMIT: 'Too many requests at once',
-  INTERNAL_ERROR: 'Internal server error',
-  SERVICE_UNAVAILABLE: 'Service unavailable',
-  FEATURE_TIMEOUT: 'Feature timed out',
-  OVERLOADED: 'Overloaded',
-}
-
 export function buildProblem(
   request: FastifyRequest,
   code: ProblemCode,
@@ -52,7 +31,7 @@ export function buildProblem(
   return {
     ...extra,
     type: problemType(code),
-    title: TITLES[code],
+    title: PROBLEM_DOCS[code].title,
     status,
     detail,
     code,
@@ -148,7 +127,15 @@ export function classifyError(error: FastifyError | HttpProblem | Error): Classi
  * here, and 5xx details are logged but never sent.
  */
 const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify, opts) => {
-  const render = opts.render ?? sendProblemJson
+  const send = opts.render ?? sendProblemJson
+  // Every problem is counted by its code (problem_responses_total) when metrics are registered.
+  const count = fastify.hasDecorator('countProblem') ? fastify.countProblem : undefined
+  const render: ProblemRenderer = count
+    ? (request, reply, problem) => {
+        count(problem.code)
+        return send(request, reply, problem)
+      }
+    : send
 
   fastify.setErrorHandler((error, request, reply) => {
     // Fastify parses the body before it knows there is no route: for an unknown route, say so

@@ -24,7 +24,10 @@ declare module 'fastify' {
   }
 }
 
-export type RedisPluginOptions = RedisClientOptions
+export type RedisPluginOptions = RedisClientOptions & {
+  /** Connect at start (default). false: the client is made but never connects (describeService). */
+  connect?: boolean
+}
 
 // Errors that say the settings are wrong, not that Redis is down: fail the start-up.
 const MISCONFIGURED = /NOAUTH|WRONGPASS|invalid password|invalid username|ERR AUTH/i
@@ -70,48 +73,51 @@ const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts
   let client = createRedisClient(opts)
   watch(client)
   let misconfigured: Error | undefined
-  try {
-    await client.connect()
-    if (!isCluster(client) && !opts.clusterNodes && (await isClusterNode(client as Redis))) {
-      const seed = client as Redis
-      fastify.log.warn(
-        { redis: redactUrl(opts.url) },
-        'REDIS_URL points at a Redis Cluster node: using it as the seed of a cluster client. ' +
-          'Set REDIS_CLUSTER_NODES to list several nodes, so a start does not depend on this one.',
-      )
-      client = createClusterClient([{ host: seed.options.host, port: seed.options.port }], opts)
-      seed.disconnect()
-      watch(client)
+  // Describing the API only (connect: false): the client is never used, so it never connects.
+  if (opts.connect !== false) {
+    try {
       await client.connect()
+      if (!isCluster(client) && !opts.clusterNodes && (await isClusterNode(client as Redis))) {
+        const seed = client as Redis
+        fastify.log.warn(
+          { redis: redactUrl(opts.url) },
+          'REDIS_URL points at a Redis Cluster node: using it as the seed of a cluster client. ' +
+            'Set REDIS_CLUSTER_NODES to list several nodes, so a start does not depend on this one.',
+        )
+        client = createClusterClient([{ host: seed.options.host, port: seed.options.port }], opts)
+        seed.disconnect()
+        watch(client)
+        await client.connect()
+      }
+    } catch (error) {
+      client.disconnect()
+      const message = `${(error as Error).message} ${lastError?.message ?? ''}`.trim()
+      if (MISCONFIGURED.test(message)) {
+        throw new Error(`Redis at ${redactUrl(opts.url)} refused the connection: ${message}`)
+      }
+      // Down at start: serve degraded, keep trying, and check what it is once it answers.
+      state.down(error as Error)
+      fastify.log.warn('starting without Redis; it is used as soon as it answers')
+      client = createRedisClient(opts)
+      watch(client)
+      if (!isCluster(client)) {
+        const single = client as Redis
+        single.once('ready', () => {
+          isClusterNode(single)
+            .then((cluster) => {
+              if (!cluster) return
+              misconfigured = clusterMisconfiguration(opts.url)
+              // Redis was down at start and turned out to be a cluster node: this client cannot
+              // route keys. Say so loudly and fail readiness (a restart detects it at start).
+              fastify.log.fatal({ err: misconfigured }, 'redis is misconfigured')
+              single.disconnect()
+              state.down(misconfigured)
+            })
+            .catch(() => {})
+        })
+      }
+      client.connect().catch(() => {})
     }
-  } catch (error) {
-    client.disconnect()
-    const message = `${(error as Error).message} ${lastError?.message ?? ''}`.trim()
-    if (MISCONFIGURED.test(message)) {
-      throw new Error(`Redis at ${redactUrl(opts.url)} refused the connection: ${message}`)
-    }
-    // Down at start: serve degraded, keep trying, and check what it is once it answers.
-    state.down(error as Error)
-    fastify.log.warn('starting without Redis; it is used as soon as it answers')
-    client = createRedisClient(opts)
-    watch(client)
-    if (!isCluster(client)) {
-      const single = client as Redis
-      single.once('ready', () => {
-        isClusterNode(single)
-          .then((cluster) => {
-            if (!cluster) return
-            misconfigured = clusterMisconfiguration(opts.url)
-            // Redis was down at start and turned out to be a cluster node: this client cannot
-            // route keys. Say so loudly and fail readiness (a restart detects it at start).
-            fastify.log.fatal({ err: misconfigured }, 'redis is misconfigured')
-            single.disconnect()
-            state.down(misconfigured)
-          })
-          .catch(() => {})
-      })
-    }
-    client.connect().catch(() => {})
   }
 
   fastify.decorate<RedisClient>('redis', client)
@@ -128,6 +134,7 @@ const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts
     }
   })
   fastify.addHook('onClose', async () => {
+    if (opts.connect === false) return client.disconnect()
     await client.quit().catch(() => client.disconnect())
   })
 }

@@ -1,5 +1,6 @@
 export { CHROMIUM_PATH, launchBrowser } from './browser.js'
 export { type EmbeddedAppOptions, withEmbeddedApp } from './embedded-app.js'
+export { envExampleProblems } from './env-example.js'
 export {
   hostileHeaders,
   hostileJson,

@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import type { User } from '../../lib/accounts.js'
 import type { ApiKeyRow } from '../../lib/api-keys.js'
 
-export { type KeyState, keyState } from '../../lib/key-state.js'
+export { keyState } from '../../lib/key-state.js'
 
 import { sessionToken } from '../../plugins/sessions.js'
 
