@@ -1,0 +1,96 @@
+/**
+ * The per-file table of pnpm test:mutation. Each run's JSON report covers the files that run
+ * mutated this time (one file with --mutate), so every report is first merged into
+ * reports/mutation/files.json (one entry per file, the latest run's), and the table is printed
+ * from that.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { RUNS } from './runs.js'
+
+interface Mutant {
+  status: string
+}
+interface Report {
+  files: Record<string, { mutants: Mutant[] }>
+}
+export interface FileScore {
+  killed: number
+  timeout: number
+  survived: number
+  noCoverage: number
+  errors: number
+  ignored: number
+  run: string
+  at: string
+}
+
+export function countMutants(mutants: Mutant[]): Omit<FileScore, 'run' | 'at'> {
+  const count = (...statuses: string[]) =>
+    mutants.filter((mutant) => statuses.includes(mutant.status)).length
+  return {
+    killed: count('Killed'),
+    timeout: count('Timeout'),
+    survived: count('Survived'),
+    noCoverage: count('NoCoverage'),
+    errors: count('RuntimeError', 'CompileError'),
+    ignored: count('Ignored'),
+  }
+}
+
+/** Stryker's mutation score: detected / (detected + undetected), errors and ignored left out. */
+export function score(file: Omit<FileScore, 'run' | 'at'>): number {
+  const detected = file.killed + file.timeout
+  const valid = detected + file.survived + file.noCoverage
+  return valid === 0 ? 100 : (100 * detected) / valid
+}
+
+/** Merges every run's mutation.json into files.json; returns the merged entries. */
+export function mergeReports(reportsDir: string): Record<string, FileScore> {
+  const mergedPath = join(reportsDir, 'files.json')
+  const merged: Record<string, FileScore> = existsSync(mergedPath)
+    ? JSON.parse(readFileSync(mergedPath, 'utf8'))
+    : {}
+  if (!existsSync(reportsDir)) return merged
+  for (const run of readdirSync(reportsDir)) {
+    const reportPath = join(reportsDir, run, 'mutation.json')
+    if (!existsSync(reportPath)) continue
+    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+    // A report newer than the entry (or of another run) replaces it.
+    const at = statSync(reportPath).mtime.toISOString()
+    const pkg = runPackage(run)
+    for (const [file, { mutants }] of Object.entries(report.files)) {
+      const key = `${pkg}/${file}`
+      const previous = merged[key]
+      if (previous && previous.at >= at) continue
+      merged[key] = { ...countMutants(mutants), run, at }
+    }
+  }
+  writeFileSync(mergedPath, `${JSON.stringify(merged, null, 2)}\n`)
+  return merged
+}
+
+function runPackage(run: string): string {
+  return RUNS.find((entry) => entry.name === run)?.dir ?? run
+}
+
+/** Prints the Markdown table; returns 0 (1 when there is no report yet). */
+export function printReportTable(reportsDir: string): number {
+  const merged = mergeReports(reportsDir)
+  const files = Object.keys(merged).sort()
+  if (files.length === 0) {
+    console.error('test:mutation: no report yet under reports/mutation/ (run pnpm test:mutation)')
+    return 1
+  }
+  console.log('| file | score | killed | timeout | survived | no coverage | run |')
+  console.log('|---|---:|---:|---:|---:|---:|---|')
+  for (const file of files) {
+    const entry = merged[file] as FileScore
+    const cells = [entry.killed, entry.timeout, entry.survived, entry.noCoverage]
+    const mark = score(entry) >= 85 ? '' : ' ✗'
+    console.log(
+      `| ${file} | ${score(entry).toFixed(1)}%${mark} | ${cells.join(' | ')} | ${entry.run} |`,
+    )
+  }
+  return 0
+}
