@@ -13,19 +13,20 @@ export const reportsDir = join(root, 'reports', 'mutation')
  * @param {object} run
  * @param {string} run.name        report folder under reports/mutation/ (e.g. `quotes-unit`)
  * @param {string[]} run.mutate    files to mutate, relative to the package
- * @param {string[]} run.testFiles test files that run (globs, relative to the package)
+ * @param {string} run.testDir   the folder whose tests run, relative to the package
  * @param {number} [run.concurrency] workers (the machine has 2 shared cores)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function strykerConfig({ name, mutate, testFiles, concurrency = 2 }) {
+export function strykerConfig({ name, mutate, testDir, concurrency = 2 }) {
   const out = join(reportsDir, name)
+  // Read by vitest.mutation.config.ts in Stryker's workers (they inherit the environment).
+  process.env.MUTATION_TEST_DIR = testDir
   return {
     // pnpm's layout hides @stryker-mutator/* from the package's node_modules: name the runner
     // by its resolved entry file (installed at the root).
     plugins: [fileURLToPath(import.meta.resolve('@stryker-mutator/vitest-runner'))],
     testRunner: 'vitest',
-    vitest: { configFile: 'vitest.config.ts' },
-    testFiles,
+    vitest: { configFile: join(root, 'vitest.mutation.config.ts') },
     mutate,
     // TypeScript 7 has no JavaScript API for Stryker's tsconfig rewriting: name no tsconfig, and
     // put the sandboxes in <root>/.stryker-tmp/sandbox-*, as deep as every package (apps/x,

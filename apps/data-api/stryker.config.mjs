@@ -19,5 +19,5 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'data-api-unit',
   mutate: unitFiles,
-  testFiles: ['test/unit/**/*.test.ts'],
+  testDir: 'test/unit',
 })

@@ -14,5 +14,5 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'quotes-unit',
   mutate: unitFiles,
-  testFiles: ['test/unit/**/*.test.ts'],
+  testDir: 'test/unit',
 })

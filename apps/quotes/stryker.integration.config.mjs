@@ -6,6 +6,6 @@ import { unitFiles } from './stryker.config.mjs'
 export default strykerConfig({
   name: 'quotes-integration',
   mutate: ['src/lib/*.ts', ...unitFiles.map((f) => `!${f}`)],
-  testFiles: ['test/integration/**/*.test.ts'],
+  testDir: 'test/integration',
   concurrency: 1,
 })

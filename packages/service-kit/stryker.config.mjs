@@ -1,5 +1,5 @@
-// Mutation testing of service-kit's code that needs no Postgres or Redis, by the tests that need
-// neither (pnpm test:mutation). The rest: stryker.integration.config.mjs. src/testing/ is test
+// Mutation testing of service-kit's code that needs no Postgres or Redis, two workers
+// (pnpm test:mutation). The rest: stryker.integration.config.mjs. src/testing/ is test
 // support (helpers the suites run on), not mutated.
 import { strykerConfig } from '../../stryker.base.mjs'
 
@@ -20,13 +20,6 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'service-kit-unit',
   mutate: unitFiles,
-  testFiles: [
-    'test/problems.test.ts',
-    'test/pressure.test.ts',
-    'test/request-durations.test.ts',
-    'test/response-headers.test.ts',
-    'test/text-input.test.ts',
-    'test/unavailable.test.ts',
-    'test/unit/**/*.test.ts',
-  ],
+  // vitest's related mode picks, of all the tests, those that import the mutated file.
+  testDir: 'test',
 })
