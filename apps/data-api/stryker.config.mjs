@@ -10,7 +10,6 @@ export const unitFiles = [
   'src/lib/feature-slots.ts',
   'src/lib/usage-chart.ts',
   'src/lib/usage-csv.ts',
-  'src/lib/window-counter.ts',
   'src/lib/last-used.ts',
   'src/lib/password-strength.ts',
   'src/lib/password-strength.worker.ts',

@@ -4,6 +4,7 @@
 import { strykerConfig } from '../../stryker.base.mjs'
 
 export const unitFiles = [
+  'src/config.ts',
   'src/errors.ts',
   'src/redact.ts',
   'src/text-input.ts',
