@@ -13,14 +13,14 @@ export const reportsDir = join(root, 'reports', 'mutation')
  * @param {object} run
  * @param {string} run.name        report folder under reports/mutation/ (e.g. `quotes-unit`)
  * @param {string[]} run.mutate    files to mutate, relative to the package
- * @param {string} run.testDir   the folder whose tests run, relative to the package
+ * @param {string[]} run.tests    the test files that may run (globs, relative to the package)
  * @param {number} [run.concurrency] workers (the machine has 2 shared cores)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function strykerConfig({ name, mutate, testDir, concurrency = 2 }) {
+export function strykerConfig({ name, mutate, tests, concurrency = 2 }) {
   const out = join(reportsDir, name)
   // Read by vitest.mutation.config.ts in Stryker's workers (they inherit the environment).
-  process.env.MUTATION_TEST_DIR = testDir
+  process.env.MUTATION_TESTS = tests.join(',')
   return {
     // pnpm's layout hides @stryker-mutator/* from the package's node_modules: name the runner
     // by its resolved entry file (installed at the root).

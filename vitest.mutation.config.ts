@@ -1,14 +1,15 @@
-// The vitest config of Stryker's runs (stryker.base.mjs): the tests under one folder of the
-// package being mutated (MUTATION_TEST_DIR, set by the package's stryker config), as the
-// services' `unit` or `integration` project would run them. Stryker 10.1's own test filter
+// The vitest config of Stryker's runs (stryker.base.mjs): the test files a package's stryker
+// config names (MUTATION_TESTS, comma-separated globs), as the services' `unit` or
+// `integration` project would run them. Stryker 10.1's own test filter
 // (testFiles) cannot be used: it activates static mutants too late (stryker-js issue 6144).
 import { defineConfig } from 'vitest/config'
 
-const dir = process.env.MUTATION_TEST_DIR ?? 'test'
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by stryker.base.mjs, not a turbo task
+const tests = (process.env.MUTATION_TESTS ?? 'test/**/*.test.ts').split(',')
 
 export default defineConfig({
   test: {
-    include: [`${dir}/**/*.test.ts`],
+    include: tests,
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -6,12 +6,13 @@
  * incremental: a re-run tests only mutants whose code or tests changed. Reports (HTML, JSON,
  * incremental files) go to reports/mutation/<run>/ (git-ignored).
  *
- * Usage: pnpm test:mutation [--only <run>] [--mutate <file>]... [--force] [--report-table]
+ * Usage: pnpm test:mutation [--only <run>] [--mutate <file>]... [--force] [--report-table [--readme]]
  *   --only <run>      one run (repeatable): contracts, service-kit-unit, quotes-unit, ...
  *   --mutate <file>   only this file (path from the repository root; repeatable); only the runs
  *                     that mutate it run
  *   --force           ignore the incremental files (test every mutant again)
  *   --report-table    print the per-file table (Markdown) from the JSON reports; runs nothing
+ *   --readme          with --report-table: also write the table into README.md
  *   --list            name the runs
  */
 import { spawnSync } from 'node:child_process'
@@ -29,6 +30,7 @@ function parseArgs(argv: string[]) {
   let force = false
   let table = false
   let list = false
+  let readme = false
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]
     const value = () => {
@@ -41,12 +43,13 @@ function parseArgs(argv: string[]) {
     else if (arg === '--force') force = true
     else if (arg === '--report-table') table = true
     else if (arg === '--list') list = true
+    else if (arg === '--readme') readme = true
     else if (arg !== '--') throw new Error(`unknown argument ${arg} (see scripts/test-mutation.ts)`)
   }
   for (const name of only) {
     if (!RUNS.some((run) => run.name === name)) throw new Error(`no run named ${name}`)
   }
-  return { only, mutate, force, table, list }
+  return { only, mutate, force, table, list, readme }
 }
 
 function sh(command: string, args: string[], cwd: string): number {
@@ -60,7 +63,10 @@ async function main(): Promise<number> {
     for (const run of RUNS) console.log(`${run.name}\t${run.dir}/${run.config}`)
     return 0
   }
-  if (options.table) return printReportTable(join(ROOT, 'reports', 'mutation'))
+  const reports = join(ROOT, 'reports', 'mutation')
+  if (options.table) {
+    return printReportTable(reports, options.readme ? join(ROOT, 'README.md') : undefined)
+  }
 
   const runs = []
   for (const run of RUNS) {
@@ -84,7 +90,8 @@ async function main(): Promise<number> {
     if (!existsSync(join(dir, run.config))) throw new Error(`missing ${run.dir}/${run.config}`)
     console.log(`\n==> mutation: ${run.name} (${run.dir}/${run.config})`)
     const args = ['run', run.config, ...(options.force ? ['--force'] : [])]
-    for (const file of files) args.push('--mutate', file)
+    // Stryker reads one --mutate: a comma-separated list.
+    if (files.length > 0) args.push('--mutate', files.join(','))
     if (sh(stryker, args, dir) !== 0) failed.push(run.name)
   }
   printReportTable(join(ROOT, 'reports', 'mutation'))

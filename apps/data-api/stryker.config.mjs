@@ -18,5 +18,5 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'data-api-unit',
   mutate: unitFiles,
-  testDir: 'test/unit',
+  tests: ['test/unit/**/*.test.ts'],
 })

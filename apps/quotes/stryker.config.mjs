@@ -14,5 +14,5 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'quotes-unit',
   mutate: unitFiles,
-  testDir: 'test/unit',
+  tests: ['test/unit/**/*.test.ts'],
 })

@@ -6,6 +6,6 @@ import { unitFiles } from './stryker.config.mjs'
 export default strykerConfig({
   name: 'quotes-integration',
   mutate: ['src/lib/*.ts', ...unitFiles.map((f) => `!${f}`)],
-  testDir: 'test/integration',
+  tests: ['test/integration/**/*.test.ts'],
   concurrency: 1,
 })

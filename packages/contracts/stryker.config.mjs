@@ -4,5 +4,5 @@ import { strykerConfig } from '../../stryker.base.mjs'
 export default strykerConfig({
   name: 'contracts',
   mutate: ['src/**/*.ts', '!src/index.ts'],
-  testDir: 'test',
+  tests: ['test/**/*.test.ts'],
 })

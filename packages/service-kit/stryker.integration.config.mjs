@@ -6,6 +6,6 @@ import { unitFiles } from './stryker.config.mjs'
 export default strykerConfig({
   name: 'service-kit-integration',
   mutate: ['src/**/*.ts', '!src/index.ts', '!src/testing/**', ...unitFiles.map((f) => `!${f}`)],
-  testDir: 'test',
+  tests: ['test/**/*.test.ts'],
   concurrency: 1,
 })

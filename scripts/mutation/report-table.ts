@@ -74,23 +74,44 @@ function runPackage(run: string): string {
   return RUNS.find((entry) => entry.name === run)?.dir ?? run
 }
 
-/** Prints the Markdown table; returns 0 (1 when there is no report yet). */
-export function printReportTable(reportsDir: string): number {
-  const merged = mergeReports(reportsDir)
-  const files = Object.keys(merged).sort()
-  if (files.length === 0) {
-    console.error('test:mutation: no report yet under reports/mutation/ (run pnpm test:mutation)')
-    return 1
-  }
-  console.log('| file | score | killed | timeout | survived | no coverage | run |')
-  console.log('|---|---:|---:|---:|---:|---:|---|')
-  for (const file of files) {
+/** The Markdown table of the merged figures (files under 85% marked ✗). */
+export function reportTable(merged: Record<string, FileScore>): string {
+  const lines = [
+    '| file | score | killed | timeout | survived | no coverage | run |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ]
+  for (const file of Object.keys(merged).sort()) {
     const entry = merged[file] as FileScore
     const cells = [entry.killed, entry.timeout, entry.survived, entry.noCoverage]
     const mark = score(entry) >= 85 ? '' : ' ✗'
-    console.log(
+    lines.push(
       `| ${file} | ${score(entry).toFixed(1)}%${mark} | ${cells.join(' | ')} | ${entry.run} |`,
     )
+  }
+  return lines.join('\n')
+}
+
+/**
+ * Prints the table; with `readme`, also writes it into that file between the
+ * mutation-table:start and :end markers. Returns 0 (1 when there is no report yet).
+ */
+export function printReportTable(reportsDir: string, readme?: string): number {
+  const merged = mergeReports(reportsDir)
+  if (Object.keys(merged).length === 0) {
+    console.error('test:mutation: no report yet under reports/mutation/ (run pnpm test:mutation)')
+    return 1
+  }
+  const table = reportTable(merged)
+  console.log(table)
+  if (readme !== undefined) {
+    const text = readFileSync(readme, 'utf8')
+    const start = '<!-- mutation-table:start -->'
+    const end = '<!-- mutation-table:end -->'
+    const [before, rest] = text.split(start)
+    const after = rest?.split(end)[1]
+    if (before === undefined || after === undefined)
+      throw new Error(`no table markers in ${readme}`)
+    writeFileSync(readme, `${before}${start}\n${table}\n${end}${after}`)
   }
   return 0
 }
