@@ -56,7 +56,9 @@ describe('usage chart geometry', () => {
 
 describe('describeUsage wording', () => {
   it('says "day" for one day', () => {
-    expect(describeUsage([{ date: 'd1', requests: 0 }])).toBe('No requests in the 1 day from d1 to d1.')
+    expect(describeUsage([{ date: 'd1', requests: 0 }])).toBe(
+      'No requests in the 1 day from d1 to d1.',
+    )
   })
 
   it('names the first of equally busy days', () => {
