@@ -29,10 +29,11 @@ export function strykerConfig({ name, mutate, tests, concurrency = 2 }) {
     vitest: { configFile: join(root, 'vitest.mutation.config.ts') },
     mutate,
     // TypeScript 7 has no JavaScript API for Stryker's tsconfig rewriting: name no tsconfig, and
-    // put the sandboxes in <root>/.stryker-tmp/sandbox-*, as deep as every package (apps/x,
-    // packages/x), so `extends: ../../tsconfig.base.json` still finds the root's file.
+    // put the sandboxes in <root>/.stryker-tmp-<run>/sandbox-*, as deep as every package (apps/x,
+    // packages/x), so `extends: ../../tsconfig.base.json` still finds the root's file. One
+    // folder per run, so two runs can go at once.
     tsconfigFile: 'no-tsconfig-rewrite.json',
-    tempDirName: relative(process.cwd(), join(root, '.stryker-tmp')),
+    tempDirName: relative(process.cwd(), join(root, `.stryker-tmp-${name}`)),
     coverageAnalysis: 'perTest',
     concurrency,
     timeoutMS: 10_000,

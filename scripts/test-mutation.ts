@@ -63,9 +63,8 @@ async function main(): Promise<number> {
     for (const run of RUNS) console.log(`${run.name}\t${run.dir}/${run.config}`)
     return 0
   }
-  const reports = join(ROOT, 'reports', 'mutation')
   if (options.table) {
-    return printReportTable(reports, options.readme ? join(ROOT, 'README.md') : undefined)
+    return printReportTable(ROOT, options.readme ? join(ROOT, 'README.md') : undefined)
   }
 
   const runs = []
@@ -94,7 +93,7 @@ async function main(): Promise<number> {
     if (files.length > 0) args.push('--mutate', files.join(','))
     if (sh(stryker, args, dir) !== 0) failed.push(run.name)
   }
-  printReportTable(join(ROOT, 'reports', 'mutation'))
+  await printReportTable(ROOT)
   if (failed.length > 0) console.error(`test:mutation: runs failed: ${failed.join(', ')}`)
   return failed.length > 0 ? 1 : 0
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { RUNS } from './runs.js'
+import { isMutated, mutateGlobs, RUNS } from './runs.js'
 
 interface Mutant {
   status: string
@@ -45,12 +45,25 @@ export function score(file: Omit<FileScore, 'run' | 'at'>): number {
   return valid === 0 ? 100 : (100 * detected) / valid
 }
 
-/** Merges every run's mutation.json into files.json; returns the merged entries. */
-export function mergeReports(reportsDir: string): Record<string, FileScore> {
+/**
+ * Merges every run's mutation.json into files.json, keeping only the files a run's config
+ * mutates today (a report can still list files dropped from the run); returns the entries.
+ */
+export async function mergeReports(root: string): Promise<Record<string, FileScore>> {
+  const reportsDir = join(root, 'reports', 'mutation')
   const mergedPath = join(reportsDir, 'files.json')
   const merged: Record<string, FileScore> = existsSync(mergedPath)
     ? JSON.parse(readFileSync(mergedPath, 'utf8'))
     : {}
+  const owned = new Map<string, (file: string) => boolean>()
+  for (const run of RUNS) {
+    const globs = await mutateGlobs(root, run)
+    owned.set(run.name, (file) => isMutated(globs, file))
+  }
+  for (const [key, entry] of Object.entries(merged)) {
+    const pkg = runPackage(entry.run)
+    if (!owned.get(entry.run)?.(key.slice(pkg.length + 1))) delete merged[key]
+  }
   if (!existsSync(reportsDir)) return merged
   for (const run of readdirSync(reportsDir)) {
     const reportPath = join(reportsDir, run, 'mutation.json')
@@ -60,6 +73,7 @@ export function mergeReports(reportsDir: string): Record<string, FileScore> {
     const at = statSync(reportPath).mtime.toISOString()
     const pkg = runPackage(run)
     for (const [file, { mutants }] of Object.entries(report.files)) {
+      if (!owned.get(run)?.(file)) continue
       const key = `${pkg}/${file}`
       const previous = merged[key]
       if (previous && previous.at >= at) continue
@@ -95,8 +109,8 @@ export function reportTable(merged: Record<string, FileScore>): string {
  * Prints the table; with `readme`, also writes it into that file between the
  * mutation-table:start and :end markers. Returns 0 (1 when there is no report yet).
  */
-export function printReportTable(reportsDir: string, readme?: string): number {
-  const merged = mergeReports(reportsDir)
+export async function printReportTable(root: string, readme?: string): Promise<number> {
+  const merged = await mergeReports(root)
   if (Object.keys(merged).length === 0) {
     console.error('test:mutation: no report yet under reports/mutation/ (run pnpm test:mutation)')
     return 1
