@@ -4,6 +4,8 @@ import { strykerConfig } from '../../stryker.base.mjs'
 
 export const unitFiles = [
   'src/features/*.ts',
+  '!src/features/pool.ts',
+  '!src/features/worker.ts',
   'src/lib/api-key.ts',
   'src/lib/clock.ts',
   'src/lib/email.ts',
@@ -18,5 +20,7 @@ export const unitFiles = [
 export default strykerConfig({
   name: 'data-api-unit',
   mutate: unitFiles,
-  tests: ['test/unit/**/*.test.ts'],
+  // The feature pool's own tests time real threads against budgets: on a loaded machine, under
+  // Stryker's instrumentation, they fail the initial run. pool.ts and worker.ts are left to them.
+  tests: ['test/unit/**/*.test.ts', '!test/unit/features/pool*.test.ts'],
 })
