@@ -37,6 +37,8 @@ export function strykerConfig({ name, mutate, tests, concurrency = 2 }) {
     coverageAnalysis: 'perTest',
     concurrency,
     timeoutMS: 10_000,
+    // The first run under instrumentation is slow on a loaded 2-core machine.
+    dryRunTimeoutMinutes: 20,
     incremental: true,
     incrementalFile: join(out, 'incremental.json'),
     reporters: ['html', 'json', 'clear-text', 'progress'],

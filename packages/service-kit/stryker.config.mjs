@@ -16,12 +16,11 @@ export default strykerConfig({
   name: 'service-kit-unit',
   mutate: unitFiles,
   tests: [
-    'test/config.test.ts',
-    'test/config.defaults.test.ts',
-    'test/errors.test.ts',
-    'test/redact.test.ts',
-    'test/text-input.test.ts',
-    'test/unavailable.test.ts',
-    'test/request-durations.test.ts',
+    'test/config*.test.ts',
+    'test/errors*.test.ts',
+    'test/redact*.test.ts',
+    'test/text-input*.test.ts',
+    'test/unavailable*.test.ts',
+    'test/request-durations*.test.ts',
   ],
 })
