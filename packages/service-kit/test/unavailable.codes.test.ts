@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { isUnavailable } from '../src/unavailable.js'
 
+// Node's codes for a connection that could not be made or was lost.
+const NETWORK_CODES =
+  'ECONNREFUSED ECONNRESET ETIMEDOUT EHOSTUNREACH ENETUNREACH ENOTFOUND EAI_AGAIN EPIPE'.split(' ')
+
 const withCode = (code: string) => Object.assign(new Error('x'), { code })
 
 describe('isUnavailable codes', () => {
-  it.each([
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'ETIMEDOUT',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EPIPE',
-  ])('takes the network code %s as a store outage', (code) => {
+  it.each(NETWORK_CODES)('takes the network code %s as a store outage', (code) => {
     expect(isUnavailable(withCode(code))).toBe(true)
   })
 
