@@ -15,6 +15,7 @@ describe('usage chart geometry', () => {
     expect(svg).toContain(
       '<rect class="bar" x="50.20" y="24.00" width="17.60" height="12.00" data-date="d1" data-requests="5">',
     )
+    expect(svg).toContain('requests</title></rect><rect class="bar" x="72.20"')
     expect(svg).toContain(
       '<rect class="bar" x="72.20" y="12.00" width="17.60" height="24.00" data-date="d2" data-requests="10">',
     )

@@ -77,6 +77,14 @@ describe('LastUsedWriter', () => {
     expect(batches).toHaveLength(count) // the timer is gone
   })
 
+  it('does not keep the process alive for its timer', async () => {
+    const writer = new LastUsedWriter(async () => {}, 60_000)
+    writer.start()
+    const timer = (writer as unknown as { timer: NodeJS.Timeout }).timer
+    expect(timer.hasRef()).toBe(false)
+    await writer.stop()
+  })
+
   it('swallows errors by default', async () => {
     const writer = new LastUsedWriter(async () => {
       throw new Error('down')
