@@ -60,7 +60,6 @@ export function renderUsageChart(opts: UsageChartOptions): string {
   const slot = opts.days.length > 0 ? plotWidth / opts.days.length : plotWidth
   const barWidth = Math.max(1, slot * 0.8)
   const id = escapeXml(opts.id)
-  const y = (n: number) => top + plotHeight - (n / max) * plotHeight
 
   const bars = opts.days
     .map((day, i) => {
@@ -80,7 +79,7 @@ export function renderUsageChart(opts: UsageChartOptions): string {
     `<line class="axis" x1="${left}" y1="${top + plotHeight}" x2="${width - right}" y2="${top + plotHeight}"/>` +
     `<line class="grid" x1="${left}" y1="${top}" x2="${width - right}" y2="${top}"/>` +
     `<text class="label" x="${left - 4}" y="${top + 4}" text-anchor="end">${count(max)}</text>` +
-    `<text class="label" x="${left - 4}" y="${y(0)}" text-anchor="end">0</text>` +
+    `<text class="label" x="${left - 4}" y="${top + plotHeight}" text-anchor="end">0</text>` +
     `<text class="label" x="${left}" y="${height - 6}">${first}</text>` +
     `<text class="label" x="${width - right}" y="${height - 6}" text-anchor="end">${last}</text>`
 

@@ -26,19 +26,28 @@ export function negotiateUncached(accept: string | undefined): Format {
   return best ? FORMAT_OF[best] : 'html'
 }
 
-// Accept headers repeat endlessly (a handful per client library), so remember the answers.
-const MEMO_MAX = 1000
-const memo = new Map<string, Format>()
-
-export function negotiate(accept: string | undefined): Format {
-  if (accept === undefined) return 'text'
-  let format = memo.get(accept)
-  if (format === undefined) {
-    format = negotiateUncached(accept)
-    if (accept.length <= 512) {
-      if (memo.size >= MEMO_MAX) memo.clear()
-      memo.set(accept, format)
+/**
+ * `compute` behind a memo of at most `max` Accept headers (cleared when full; headers over 512
+ * characters are never kept). Accept headers repeat endlessly (a handful per client library) and
+ * Negotiator's parse costs ~15 µs a call against ~50 ns for a hit.
+ */
+export function memoiseNegotiation(
+  compute: (accept: string) => Format,
+  max = 1000,
+): (accept: string | undefined) => Format {
+  const memo = new Map<string, Format>()
+  return (accept) => {
+    if (accept === undefined) return 'text'
+    let format = memo.get(accept)
+    if (format === undefined) {
+      format = compute(accept)
+      if (accept.length <= 512) {
+        if (memo.size >= max) memo.clear()
+        memo.set(accept, format)
+      }
     }
+    return format
   }
-  return format
 }
+
+export const negotiate = memoiseNegotiation(negotiateUncached)

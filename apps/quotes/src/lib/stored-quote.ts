@@ -51,7 +51,7 @@ export function storedQuote(
     jsonEtag: etagOf(json),
     text,
     textEtag: etagOf(text),
-    line: quote.replace(/\s*[\r\n]+\s*/g, ' '),
+    line: quote.replace(/\s*[\r\n]\s*/g, ' '),
   }
 }
 
@@ -60,8 +60,8 @@ const MAX_NUM = 2_147_483_647
 
 /** `q42` → 42; anything else (including numbers too large to be ours) → undefined. */
 export function parseQuoteId(id: string): number | undefined {
-  if (!/^q[1-9][0-9]{0,9}$/.test(id)) return undefined
-  const num = Number(id.slice(1))
+  const num = Number(/^q([1-9][0-9]{0,9})$/.exec(id)?.[1])
+  // NaN (no match) fails the comparison too.
   return num <= MAX_NUM ? num : undefined
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { negotiate, negotiateUncached } from '../../src/lib/negotiate.js'
+import { memoiseNegotiation, negotiate, negotiateUncached } from '../../src/lib/negotiate.js'
 
 describe('negotiate', () => {
   it.each([
     [undefined, 'text'],
     ['', 'text'],
+    ['   ', 'text'],
     ['*/*', 'text'],
     ['*/*;q=0.8', 'text'],
     [' */* ', 'text'],
@@ -32,12 +33,59 @@ describe('negotiate', () => {
     expect(negotiateUncached(accept)).toBe(format)
   })
 
-  it('memoises without changing answers', () => {
+  it('memoises: a repeated Accept header is negotiated once, with the same answer', () => {
+    const seen: string[] = []
+    const memoised = memoiseNegotiation((accept) => {
+      seen.push(accept)
+      return negotiateUncached(accept)
+    })
     for (let i = 0; i < 3; i += 1) {
-      expect(negotiate('application/json')).toBe('json')
-      expect(negotiate('*/*')).toBe('text')
-      expect(negotiate('text/html')).toBe('html')
+      expect(memoised('application/json')).toBe('json')
+      expect(memoised('*/*')).toBe('text')
+      expect(memoised('text/html')).toBe('html')
     }
+    expect(seen).toEqual(['application/json', '*/*', 'text/html'])
+  })
+
+  it('answers a missing header without the memo', () => {
+    let calls = 0
+    const memoised = memoiseNegotiation(() => {
+      calls += 1
+      return 'json'
+    })
+    expect(memoised(undefined)).toBe('text')
+    expect(calls).toBe(0)
+  })
+
+  it('never keeps headers over 512 characters (a client cannot fill the memo with junk)', () => {
+    let calls = 0
+    const memoised = memoiseNegotiation((accept) => {
+      calls += 1
+      return negotiateUncached(accept)
+    })
+    const long = `application/json;x=${'a'.repeat(512 - 19)}`
+    expect(long).toHaveLength(512)
+    memoised(long)
+    memoised(long)
+    expect(calls).toBe(1)
+    memoised(`${long}b`)
+    memoised(`${long}b`)
+    expect(calls).toBe(3)
+  })
+
+  it('starts afresh when the memo is full, and keeps answering', () => {
+    const seen: string[] = []
+    const memoised = memoiseNegotiation((accept) => {
+      seen.push(accept)
+      return negotiateUncached(accept)
+    }, 3)
+    for (const accept of ['a/a', 'b/b', 'c/c', 'a/a']) memoised(accept)
+    expect(seen).toEqual(['a/a', 'b/b', 'c/c'])
+    memoised('d/d') // full: cleared, then d/d kept
+    memoised('a/a')
+    expect(seen).toEqual(['a/a', 'b/b', 'c/c', 'd/d', 'a/a'])
+    memoised('d/d')
+    expect(seen).toHaveLength(5)
   })
 
   it('keeps answering after the memo fills up', () => {

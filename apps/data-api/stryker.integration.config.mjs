@@ -1,0 +1,17 @@
+// Mutation testing of data-api's src/lib files that need Postgres or Redis, and of the feature
+// pool (threads), by the integration suite (each file makes its own database and key prefix),
+// one worker (pnpm test:mutation).
+import { strykerConfig } from '../../stryker.base.mjs'
+import { unitFiles } from './stryker.config.mjs'
+
+export default strykerConfig({
+  name: 'data-api-integration',
+  mutate: [
+    'src/lib/*.ts',
+    'src/features/pool.ts',
+    'src/features/worker.ts',
+    ...unitFiles.filter((f) => f.startsWith('src/lib/')).map((f) => `!${f}`),
+  ],
+  tests: ['test/integration/**/*.test.ts'],
+  concurrency: 1,
+})
