@@ -1,24 +1,8 @@
-// Builds apps/quotes/data/quotes.json (the seed corpus) and data/LICENSES.md from
-//   1. quotable-data's quotes.json (MIT), kept whole, and
-//   2. Debian's `fortunes` + `fortunes-min` packages (BSD), attributed entries only.
-// Run: npx tsx apps/quotes/scripts/build-corpus.ts   (needs apt-get + dpkg-deb, i.e. Debian/Ubuntu)
-// Env: QUOTABLE_DIR (default data/sources/quotable, vendored in the repository); FORTUNES_DEB_DIR to use .deb files
-// already on disk instead of `apt-get download`.
-// Re-running is safe: ids of unchanged (quote, author) pairs are reused, see assignIds().
-
-import { execFileSync } from 'node:child_process'
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
+import { FORTUNE_DIR, fetchDebs, fortuneFiles } from './corpus/debs.js'
+import { licenses } from './corpus/licenses.js'
 import * as parse from './fortune-parse.js'
 
 type Source = 'quotable' | 'fortunes'
@@ -30,8 +14,6 @@ const APP_DIR = resolve(import.meta.dirname, '..')
 const OUT_JSON = join(APP_DIR, 'data', 'quotes.json')
 const OUT_LICENSES = join(APP_DIR, 'data', 'LICENSES.md')
 const QUOTABLE_DIR = process.env.QUOTABLE_DIR ?? join(APP_DIR, 'data', 'sources', 'quotable')
-const PACKAGES = ['fortunes', 'fortunes-min'] // also the first-run id order of the fortunes
-const FORTUNE_DIR = 'usr/share/games/fortunes'
 
 // Quotes longer than this read as stories or essays, not quotations, and do not fit a card.
 // Raised to LOOSE_MAX_CHARS only if the corpus would otherwise have fewer than MIN_TOTAL quotes.
@@ -49,49 +31,6 @@ const EXCLUDED_FILES: Record<string, string> = {
   knghtbrd: 'IRC log file: ~70% of entries are #debian / LinuxNet chat',
   riddles: 'Q:/A: riddles (every entry is a question and an answer)',
   'ascii-art': 'pictures, not quotations',
-}
-
-// --- fetching -----------------------------------------------------------------------------
-
-function sh(cmd: string, args: string[], cwd?: string): string {
-  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
-
-/** Downloads (or finds) the debs and extracts each into work/<package>. */
-function fetchDebs(work: string): { pkg: string; version: string; root: string }[] {
-  const debDir = process.env.FORTUNES_DEB_DIR ?? work
-  if (!process.env.FORTUNES_DEB_DIR) {
-    try {
-      sh('apt-get', ['download', ...PACKAGES], work)
-    } catch (err) {
-      const msg = (err as { stderr?: string }).stderr ?? String(err)
-      throw new Error(
-        `apt-get download ${PACKAGES.join(' ')} failed (run as root on Debian?)\n${msg}`,
-      )
-    }
-  }
-  return PACKAGES.map((pkg) => {
-    const deb = readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'))
-    if (!deb) throw new Error(`no ${pkg}_*.deb in ${debDir}`)
-    const root = join(work, pkg)
-    sh('dpkg-deb', ['-x', join(debDir, deb), root])
-    return { pkg, version: sh('dpkg-deb', ['-f', join(debDir, deb), 'Version']).trim(), root }
-  })
-}
-
-/** strfile text files under dir, recursively, in name order. Symlinks (`*.u8` point at the
- *  text file) and anything with an extension (`*.dat` indexes) are not fortune text. */
-function fortuneFiles(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name)
-      const st = lstatSync(path)
-      if (st.isSymbolicLink()) return []
-      if (st.isDirectory()) return fortuneFiles(path)
-      return name.includes('.') ? [] : [path]
-    })
 }
 
 // --- selection ----------------------------------------------------------------------------
@@ -211,58 +150,6 @@ function assignIds(candidates: Candidate[]): { quotes: Quote[]; added: number; r
   return { quotes: quotes.sort((a, b) => idNum(a.id) - idNum(b.id)), added, retired }
 }
 
-// --- output -------------------------------------------------------------------------------
-
-function licenses(
-  debs: { pkg: string; version: string; root: string }[],
-  counts: Record<Source, number>,
-  maxChars: number,
-): string {
-  const mit = readFileSync(join(QUOTABLE_DIR, 'LICENSE'), 'utf8').trimEnd()
-  const copyrights = debs.map((d) => ({
-    ...d,
-    text: readFileSync(join(d.root, 'usr/share/doc', d.pkg, 'copyright'), 'utf8').trimEnd(),
-  }))
-  const same = copyrights.every((c) => c.text === copyrights[0]?.text)
-  const fortuneNotices = (same ? copyrights.slice(0, 1) : copyrights).map(
-    (c) =>
-      `### ${same ? debs.map((d) => d.pkg).join(' and ') : c.pkg}: \`/usr/share/doc/${c.pkg}/copyright\`` +
-      `${same ? ' (identical in both packages)' : ''}, verbatim\n\n\`\`\`text\n${c.text}\n\`\`\``,
-  )
-  const versions = debs.map((d) => `\`${d.pkg}\` ${d.version}`).join(' and ')
-  return `# Licences of the quotation corpus
-
-\`quotes.json\` in this directory is generated by \`apps/quotes/scripts/build-corpus.ts\`; do not
-edit it by hand. It combines two sources, marked per quote in the \`source\` field:
-
-| source | origin | quotes | licence |
-| --- | --- | ---: | --- |
-| \`quotable\` | \`quotes.json\` of quotable-data 0.3.7 (the data of the open-source quotable API, by Luke Peavey) | ${counts.quotable} | MIT |
-| \`fortunes\` | the fortune cookie files of Debian's ${versions} packages (BSD fortune(6) database) | ${counts.fortunes} | BSD, see below |
-
-The quotable source is vendored in \`sources/quotable/\` (its quotes, tags and MIT licence).
-How the file was made: all quotable quotes were kept as they are (whitespace trimmed) with their
-tags (fortunes have none: \`tags\` is \`[]\`); from the
-fortune files only entries ending in an attribution (\`-- Name\`) were kept, split into quote and
-author (the person's name, without the work cited after it), with chat logs, dialogues, riddles,
-ASCII art, entries longer than ${maxChars} characters, attributions that are not a person's name,
-and quotes already present (ignoring case, whitespace and punctuation) left out; text was decoded
-(UTF-8, else latin1), stripped of control characters and backspace overstrike, and hard-wrapped
-prose was rejoined (verse keeps its line breaks). The author biographies of quotable (Wikipedia,
-CC BY-SA) are not included.
-
-## quotable: MIT License
-
-\`\`\`text
-${mit}
-\`\`\`
-
-## fortunes, fortunes-min: BSD licence
-
-${fortuneNotices.join('\n\n')}
-`
-}
-
 function main(): void {
   const work = mkdtempSync(join(tmpdir(), 'build-corpus-'))
   try {
@@ -304,7 +191,7 @@ function main(): void {
     mkdirSync(dirname(OUT_JSON), { recursive: true })
     writeFileSync(OUT_JSON, `[\n${quotes.map((q) => JSON.stringify(q)).join(',\n')}\n]\n`)
     const counts = { quotable: quotable.length, fortunes: kept.length }
-    writeFileSync(OUT_LICENSES, licenses(debs, counts, maxChars))
+    writeFileSync(OUT_LICENSES, licenses(QUOTABLE_DIR, debs, counts, maxChars))
 
     // --- summary ---
     const totals = new Map<string, number>()

@@ -27,6 +27,6 @@ describe('plans', () => {
 
 describe('problemType', () => {
   it('turns every underscore into a hyphen, lower-case', () => {
-    expect(problemType('PAYLOAD_TOO_LARGE')).toBe('urn:problem-type:payload-too-large')
+    expect(problemType('PAYLOAD_TOO_LARGE')).toBe('/problems/payload-too-large')
   })
 })

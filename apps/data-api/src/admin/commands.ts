@@ -55,6 +55,12 @@ async function userByEmail(stores: AdminStores, email: string): Promise<User> {
 }
 
 /** The user's key named by its id or its display prefix (`sk_AbC12345`, a trailing … allowed). */
+/** The account of `email` and its key `ref` (an id or a display prefix). */
+async function userAndKey(stores: AdminStores, email: string, ref: string) {
+  const user = await userByEmail(stores, email)
+  return { user, key: await userKey(stores, user, ref) }
+}
+
 async function userKey(stores: AdminStores, user: User, ref: string): Promise<ApiKeyRow> {
   const wanted = ref.replace(/(…|\.\.\.)$/, '')
   const matches = (await stores.apiKeys.list(user.id)).filter(
@@ -162,8 +168,7 @@ export async function revokeKey(
   email: string,
   ref: string,
 ): Promise<ActionReport> {
-  const user = await userByEmail(stores, email)
-  const key = await userKey(stores, user, ref)
+  const { user, key } = await userAndKey(stores, email, ref)
   if (key.revoked_at)
     throw new CliError(`the key ${key.display_prefix}… (“${key.name}”) is already revoked`)
   const hash = await stores.apiKeys.revoke(user.id, key.id, BY_ADMIN)
@@ -182,8 +187,7 @@ export async function resetKey(
   email: string,
   ref: string,
 ): Promise<ActionReport> {
-  const user = await userByEmail(stores, email)
-  const key = await userKey(stores, user, ref)
+  const { user, key } = await userAndKey(stores, email, ref)
   if (!stores.quota) throw new CliError(`cannot reset today's count: ${stores.redisProblem}`)
   const used = await stores.quota.resetToday(key.id)
   await stores.events.record(user.id, 'key_usage_reset', BY_ADMIN, {

@@ -3,6 +3,7 @@
 import { commandLog, migrationUrl, runCommand, withCommandStores } from '@repo/service-kit'
 import { loadQuotesConfig } from '../config.js'
 import { prepareDatabase } from '../lib/database.js'
+import { DATABASE_ENVIRONMENT } from './environment.js'
 
 const HELP = `
 Usage: pnpm --filter @repo/quotes migrate
@@ -11,11 +12,7 @@ Brings the quotes database to the current schema (creating the database when the
 seeds the corpus from data/quotes.json when it holds no quotes yet. Safe beside running replicas
 (an advisory lock); the service does the same at start-up (MIGRATE_ON_START).
 
-Environment:
-  DATABASE_URL          default postgres://localhost:5432/quotes
-  DATABASE_DIRECT_URL   used instead when set (past a pooler such as PgBouncer)
-  EMBEDDED_STORES       auto (default): with no DATABASE_URL and nothing answering, the embedded
-                        Postgres in .data/quotes/pglite, as the service uses; off: fail instead
+${DATABASE_ENVIRONMENT}
 `
 
 await runCommand({ name: 'quotes migrate', help: HELP }, () =>

@@ -2,6 +2,7 @@
 import { commandLog, migrationUrl, runCommand, withCommandStores } from '@repo/service-kit'
 import { loadQuotesConfig } from '../config.js'
 import { prepareDatabase } from '../lib/database.js'
+import { DATABASE_ENVIRONMENT } from './environment.js'
 
 const HELP = `
 Usage: pnpm --filter @repo/quotes seed
@@ -11,11 +12,7 @@ ones, removes seed quotes the file no longer has. Ids come from the file, so the
 synthetic quotes (load-synthetic) are left alone. Running services pick the changes up within
 CORPUS_REFRESH_SECONDS.
 
-Environment:
-  DATABASE_URL          default postgres://localhost:5432/quotes
-  DATABASE_DIRECT_URL   used instead when set (past a pooler such as PgBouncer)
-  EMBEDDED_STORES       auto (default): with no DATABASE_URL and nothing answering, the embedded
-                        Postgres in .data/quotes/pglite, as the service uses; off: fail instead
+${DATABASE_ENVIRONMENT}
 `
 
 await runCommand({ name: 'quotes seed', help: HELP }, () =>

@@ -6,18 +6,11 @@ import {
   TagsResponse,
 } from '@repo/contracts'
 import { Value } from 'typebox/value'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/test-app.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
-let t: TestApp
-
-beforeAll(async () => {
-  t = await createTestApp('authors_tags')
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = useTestApp('authors_tags')
 
 const json = async (url: string) => {
   const res = await t.app.inject({ url, headers: JSON_ACCEPT })

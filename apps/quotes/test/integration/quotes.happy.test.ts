@@ -9,18 +9,11 @@ import {
   expectSearchPage,
 } from '@repo/service-kit/vitest'
 import { Value } from 'typebox/value'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/test-app.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
-let t: TestApp
-
-beforeAll(async () => {
-  t = await createTestApp('happy')
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = useTestApp('happy')
 
 describe('GET /api (random quote)', () => {
   it('prints the text only to curl-like clients (no Accept, or */*)', async () => {

@@ -1,4 +1,5 @@
 import { createServiceTestApp, type ServiceTestApp } from '@repo/service-kit/testing'
+import { afterAll, beforeAll } from 'vitest'
 import app from '../../src/app.js'
 import { loadQuotesConfig, type QuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
@@ -22,5 +23,25 @@ export function createTestApp(
     env,
     ...(pgAdminUrl ? { pgAdminUrl } : {}),
     ...(now ? { appOptions: { now } } : {}),
+  })
+}
+
+/**
+ * The app of a test file: created before its tests and closed after them. The handle stands for
+ * the app once beforeAll has run (reading it earlier throws).
+ */
+export function useTestApp(label: string, env: Record<string, string> = {}): TestApp {
+  let current: TestApp | undefined
+  beforeAll(async () => {
+    current = await createTestApp(label, env)
+  })
+  afterAll(async () => {
+    await current?.close()
+  })
+  return new Proxy({} as TestApp, {
+    get(_, property) {
+      if (!current) throw new Error(`the ${label} test app is used before it started`)
+      return Reflect.get(current, property)
+    },
   })
 }
