@@ -21,6 +21,7 @@ describe('base configuration', () => {
       PG_POOL_MAX: 10,
       MAX_EVENT_LOOP_DELAY_MS: 1_000,
       MAX_HEAP_USED_RATIO: 0.9,
+      READY_CHECK_TIMEOUT_MS: 1000,
       EMBEDDED_STORES: 'auto',
       EMBEDDED_DATA_DIR: '.data',
     })
@@ -46,6 +47,8 @@ describe('base configuration', () => {
     ['MAX_EVENT_LOOP_DELAY_MS', '60001'],
     ['MAX_HEAP_USED_RATIO', '0'],
     ['MAX_HEAP_USED_RATIO', '1.01'],
+    ['READY_CHECK_TIMEOUT_MS', '49'],
+    ['READY_CHECK_TIMEOUT_MS', '60001'],
     ['EMBEDDED_STORES', 'on'],
     ['REDIS_CLUSTER_NODES', `${'h:1,'.repeat(500)}h:1`],
   ])('refuses %s=%j', (name, value) => {
@@ -62,6 +65,8 @@ describe('base configuration', () => {
     ['PG_POOL_MAX', '200', 200],
     ['MAX_EVENT_LOOP_DELAY_MS', '10', 10],
     ['MAX_HEAP_USED_RATIO', '1', 1],
+    ['READY_CHECK_TIMEOUT_MS', '50', 50],
+    ['READY_CHECK_TIMEOUT_MS', '60000', 60_000],
     ['EMBEDDED_STORES', 'off', 'off'],
     ['LOG_LEVEL', 'silent', 'silent'],
   ])('accepts %s=%j at the edge of its range', (name, value, parsed) => {
