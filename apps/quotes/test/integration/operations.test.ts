@@ -67,7 +67,7 @@ describe('operations endpoints', () => {
         if (op.operationId) operations.set(op.operationId, op as never)
       }
     }
-    for (const id of ['randomQuote', 'listAuthors', 'getAuthor', 'listTags', 'quoteOfTheDay']) {
+    for (const id of ['getRandomQuote', 'listAuthors', 'getAuthor', 'listTags', 'quoteOfTheDay']) {
       const op = operations.get(id)
       expect(op, id).toBeDefined()
       expect(op?.security).toEqual([])

@@ -58,6 +58,7 @@ export function expectNoMatch(page: SearchResponse, term: string): void {
     search_term: term,
     status: 200,
     total_quotes: 0,
+    total_is_estimate: false,
     total_pages: 1,
   })
 }
