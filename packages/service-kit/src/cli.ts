@@ -1,6 +1,7 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { type BaseConfig, ConfigError } from './config.js'
 import { resolveConfigStores } from './embedded.js'
+import { NETWORK_CODES } from './unavailable.js'
 
 /**
  * The frame of the commands people run (migrate, seed, load-synthetic, admin): `--help`, argument
@@ -23,24 +24,13 @@ const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
-/** Network errors of a store that does not answer: the message says it all. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-])
-
 /** True for failures to report in one line: ours, configuration, a store down, Postgres refusing. */
 function isExpectedFailure(error: unknown): boolean {
   if (error instanceof CliError || error instanceof ConfigError) return true
   if ((error as Error | undefined)?.name === 'UnreachableError') return true
   const code = (error as { code?: unknown } | undefined)?.code
   // Postgres reports SQLSTATEs (five characters: 28P01 bad password, 3D000 no database, ...).
-  return typeof code === 'string' && (UNREACHABLE.has(code) || /^[0-9A-Z]{5}$/.test(code))
+  return typeof code === 'string' && (NETWORK_CODES.has(code) || /^[0-9A-Z]{5}$/.test(code))
 }
 
 export interface CommandSpec<O extends ParseArgsOptionsConfig> {

@@ -45,6 +45,18 @@ export class DependencyState {
     this.opts.onChange?.('up')
   }
 
+  /** Reports how `command` ends (up, or down with its error) and passes its outcome on. */
+  async track<T>(command: Promise<T>): Promise<T> {
+    try {
+      const value = await command
+      this.up()
+      return value
+    } catch (error) {
+      this.down(error as Error)
+      throw error
+    }
+  }
+
   /** A command failed (or the connection dropped). */
   down(error: Error): void {
     this.opts.onFailure?.(error)

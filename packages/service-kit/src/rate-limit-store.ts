@@ -152,15 +152,12 @@ export function sharedCounterStore(
       const want = previous
         ? Math.min(previous.want * 2, opts.maxLease)
         : Math.min(4, opts.maxLease)
-      let reply: number[]
-      try {
-        reply = await client.rateLimitLease(`${this.prefix}${key}`, want, max, timeWindow)
-      } catch (error) {
-        retryAt = Date.now() + 1_000
-        opts.state.down(error as Error)
-        throw error
-      }
-      opts.state.up()
+      const reply = await opts.state
+        .track(client.rateLimitLease(`${this.prefix}${key}`, want, max, timeWindow))
+        .catch((error: unknown) => {
+          retryAt = Date.now() + 1_000
+          throw error
+        })
       const [granted = 0, used = 0, ttl = timeWindow] = reply
       this.leases.set(key, {
         tokens: granted,

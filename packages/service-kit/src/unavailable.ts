@@ -5,7 +5,7 @@
  */
 
 // Node's own codes for a connection that could not be made or was lost.
-const NETWORK_CODES = new Set([
+export const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

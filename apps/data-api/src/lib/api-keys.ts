@@ -52,6 +52,8 @@ const ACCEPTED = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
 
 export interface Rolled {
   key: string
+  /** The new key's hash (the key cache's name for it). */
+  hash: Buffer
   row: ApiKeyRow
   /** The old key's hash (to evict it everywhere) and when it stops being accepted. */
   oldHash: Buffer
@@ -75,7 +77,7 @@ export class ApiKeys {
     userId: string,
     name: string,
     opts: { expiresAt?: Date | null; clientAddress?: string } = {},
-  ): Promise<{ key: string; row: ApiKeyRow }> {
+  ): Promise<{ key: string; hash: Buffer; row: ApiKeyRow }> {
     const now = this.clock()
     return transact(this.pool, async (client) => {
       // Serialise key creation per user, so two concurrent requests cannot pass the cap.
@@ -100,7 +102,7 @@ export class ApiKeys {
         prefix: row.display_prefix,
         expires_at: row.expires_at?.toISOString() ?? null,
       })
-      return { key: generated.key, row }
+      return { key: generated.key, hash: generated.hash, row }
     })
   }
 
@@ -217,7 +219,7 @@ export class ApiKeys {
         new_prefix: row.display_prefix,
         old_until: oldUntil.toISOString(),
       })
-      return { key: generated.key, row, oldHash: old.key_hash, oldUntil }
+      return { key: generated.key, hash: generated.hash, row, oldHash: old.key_hash, oldUntil }
     })
   }
 

@@ -32,7 +32,7 @@ const cardRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = as
     sizeCalculation: (card) => card.svg.length + (card.png?.length ?? 0),
   })
 
-  async function cardOf(id: string): Promise<Card> {
+  async function cardOf(id: string): Promise<{ key: string; card: Card }> {
     const num = parseQuoteId(id)
     const quote: StoredQuote | undefined =
       num === undefined ? undefined : await fastify.quoteStore.getByNum(num)
@@ -45,7 +45,7 @@ const cardRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = as
       card = { svg, etag: etagOf(svg) }
       cards.set(key, card)
     }
-    return card
+    return { key, card }
   }
 
   const common = {
@@ -67,7 +67,7 @@ const cardRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = as
       },
     },
     async (request, reply) => {
-      const card = await cardOf(request.params.id)
+      const { card } = await cardOf(request.params.id)
       reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', cacheControl)
@@ -90,9 +90,13 @@ const cardRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = as
       },
     },
     async (request, reply) => {
-      const card = await cardOf(request.params.id)
+      const { key, card } = await cardOf(request.params.id)
       reply.type('image/png').header('cache-control', cacheControl)
-      card.png ??= cardPng(card.svg)
+      if (!card.png) {
+        card.png = cardPng(card.svg)
+        // Stored again so that the cache's size counts the PNG too.
+        cards.set(key, card)
+      }
       return sendCacheable(request, reply, `"png-${card.etag.slice(1)}`, card.png)
     },
   )

@@ -115,8 +115,7 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
           'CREATE INDEX IF NOT EXISTS quote_search_words_trgm ON quote_search USING gin (words gin_trgm_ops)',
         )
       }
-      await client.query('ANALYZE quotes, quote_search')
-      await client.query('ANALYZE quote_tags')
+      await client.query('ANALYZE quotes, quote_search, quote_tags')
     },
     NO_LIMIT,
   )

@@ -98,13 +98,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
       },
       postgres: {
         probe: async () => {
-          try {
-            await fastify.pg.query('SELECT 1')
-            fastify.postgresState.up()
-          } catch (error) {
-            fastify.postgresState.down(error as Error)
-            throw error
-          }
+          await fastify.postgresState.track(fastify.pg.query('SELECT 1'))
         },
       },
       redis: { probe: () => fastify.redisReady(), critical: opts.redisCritical ?? true },

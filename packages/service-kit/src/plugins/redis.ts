@@ -125,13 +125,7 @@ const redisPlugin: FastifyPluginAsync<RedisPluginOptions> = async (fastify, opts
   const probe = redisProbe(client)
   fastify.decorate('redisReady', async () => {
     if (misconfigured) throw misconfigured
-    try {
-      await probe()
-      state.up()
-    } catch (error) {
-      state.down(error as Error)
-      throw error
-    }
+    await state.track(probe())
   })
   fastify.addHook('onClose', async () => {
     if (opts.connect === false) return client.disconnect()

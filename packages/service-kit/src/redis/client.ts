@@ -89,7 +89,7 @@ export function createClusterClient(nodes: ClusterNode[], opts: RedisClientOptio
   })
 }
 
-/** Creates the client (not connected: see connectRedis). */
+/** Creates the client (not connected: the redis plugin connects it). */
 export function createRedisClient(opts: RedisClientOptions): RedisClient {
   if (opts.clusterNodes) return createClusterClient(parseClusterNodes(opts.clusterNodes), opts)
   if (opts.url === EMBEDDED_REDIS_URL) {

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { answers } from '../embedded.js'
 import { freePort } from './processes.js'
 import { PG_ADMIN_URL } from './stores.js'
 
@@ -59,17 +59,6 @@ function cleanUpAtExit(cleanUp: () => void): () => void {
     process.removeListener('SIGINT', onSignal)
     process.removeListener('SIGTERM', onSignal)
   }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port })
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
 }
 
 /** Quotes a libpq connection-string value. */
@@ -152,7 +141,7 @@ export async function startPgBouncer(opts: StartPgBouncerOptions = {}): Promise<
     })
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(25)) {
       if (exited) throw new Error(`PgBouncer exited at start:\n${logTail()}`)
-      if (await accepts(port)) return
+      if (await answers(`postgres://127.0.0.1:${port}`, port)) return
     }
     throw new Error(`PgBouncer did not accept connections within 10 s:\n${logTail()}`)
   }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { type FieldRule, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { hashApiKey } from '../../lib/api-key.js'
 import { KeyLimitError } from '../../lib/api-keys.js'
+import { DAY_MS } from '../../lib/clock.js'
 import { formSchema, pageSchema, planRow, renderPage } from './page.js'
 import { flash, KeyParams, keyState, ownKey, userOf } from './signed-in.js'
 
@@ -11,7 +11,6 @@ const KEY_FORM = {
   expires: { maxLength: 10, label: 'The expiry' },
 }
 const ROLL_FORM = { grace: { maxLength: 10, label: 'The grace period' } }
-const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
 /** Expiries offered at creation: never, or a number of days. */
@@ -132,7 +131,7 @@ const keysPages: FastifyPluginAsyncTypebox = async (fastify) => {
           clientAddress: request.ip,
         })
         // Clears a cached "unknown key" left by anyone who tried this key before it existed.
-        await fastify.keyCache.created(hashApiKey(created.key))
+        await fastify.keyCache.created(created.hash)
         request.log.info({ key_id: created.row.id, user_id: user.id }, 'api key created')
         return showNewKey(request, reply, { key: created.key, name: named.name, expiresAt })
       } catch (error) {
@@ -197,7 +196,7 @@ const keysPages: FastifyPluginAsyncTypebox = async (fastify) => {
     }
     // The old key's cached identity lacks its new expiry: forget it everywhere.
     await fastify.keyCache.evictKey(rolled.oldHash)
-    await fastify.keyCache.created(hashApiKey(rolled.key))
+    await fastify.keyCache.created(rolled.hash)
     request.log.info({ key_id: rolled.row.id, rolled_from: key.id }, 'api key rolled')
     return showNewKey(request, reply, {
       key: rolled.key,
