@@ -21,7 +21,6 @@ export interface OpenSession {
 
 /** What a session's row is found by: the SHA-256 of its token. */
 export const sessionIdHash = (token: string) => createHash('sha256').update(token).digest()
-const hashOf = sessionIdHash
 
 /**
  * Dashboard sessions in Postgres. A session is a random 256-bit token (in the cookie) whose
@@ -42,7 +41,7 @@ export class Sessions {
          SELECT id_hash FROM sessions WHERE user_id = $2
           ORDER BY created_at DESC OFFSET $7))`,
       [
-        hashOf(token),
+        sessionIdHash(token),
         userId,
         SESSION_LIFETIME_SECONDS,
         meta.clientAddress?.slice(0, 100) ?? null,
@@ -60,7 +59,7 @@ export class Sessions {
       `SELECT u.id, u.email, u.plan, u.created_at, u.plan_changed_at, u.disabled_at, s.flash
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.id_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL`,
-      [hashOf(token)],
+      [sessionIdHash(token)],
     )
     const row = rows[0]
     if (!row) return undefined
@@ -71,21 +70,21 @@ export class Sessions {
   /** Sets (or, with null, clears) the message shown on the session's next page. */
   async setFlash(token: string, flash: string | null): Promise<void> {
     await this.pool.query('UPDATE sessions SET flash = $2 WHERE id_hash = $1', [
-      hashOf(token),
+      sessionIdHash(token),
       flash,
     ])
   }
 
   /** Ends one session (log-out). */
   async end(token: string): Promise<void> {
-    await this.pool.query('DELETE FROM sessions WHERE id_hash = $1', [hashOf(token)])
+    await this.pool.query('DELETE FROM sessions WHERE id_hash = $1', [sessionIdHash(token)])
   }
 
   /** Ends every session of the user but `keep` (a password or plan change); returns how many. */
   async endOthers(userId: string, keep: string): Promise<number> {
     const { rowCount } = await this.pool.query(
       'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2',
-      [userId, hashOf(keep)],
+      [userId, sessionIdHash(keep)],
     )
     return rowCount ?? 0
   }

@@ -10,6 +10,7 @@ import {
   type FeatureName,
   PLAN_LIMITS,
   PLANS,
+  type Plan,
 } from '@repo/contracts'
 import { documentedAs, HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
@@ -42,7 +43,10 @@ export const commonErrors = {
 }
 
 /** What any body may be, whatever the plan (the largest plan's allowance). */
-const LARGEST_BODY = Math.max(...PLANS.map((plan) => bodyAllowance(PLAN_LIMITS[plan].maxDataBytes)))
+const BODY_ALLOWANCE = Object.fromEntries(
+  PLANS.map((plan) => [plan, bodyAllowance(PLAN_LIMITS[plan].maxDataBytes)]),
+) as Record<Plan, number>
+const LARGEST_BODY = Math.max(...Object.values(BODY_ALLOWANCE))
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -57,7 +61,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.removeContentTypeParser(['text/plain', 'application/json'])
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
     const plan = request.caller?.identity.plan
-    const limit = plan ? bodyAllowance(PLAN_LIMITS[plan].maxDataBytes) : LARGEST_BODY
+    const limit = plan ? BODY_ALLOWANCE[plan] : LARGEST_BODY
     readJsonBody(payload, limit).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),

@@ -31,7 +31,7 @@ export function storedQuote(
   quote: string,
   author: string,
   // Rows always carry the slug; the fallback serves a row seeded before authors existed.
-  author_slug: string | null = slugify(author, 'author'),
+  author_slug: string | null = null,
   tags: readonly string[] = [],
 ): StoredQuote {
   const id = `q${num}`

@@ -3,8 +3,9 @@ import { type FieldRule, textProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { KeyLimitError } from '../../lib/api-keys.js'
 import { DAY_MS } from '../../lib/clock.js'
+import { keyState } from '../../lib/key-state.js'
 import { formSchema, pageSchema, planRow, renderPage } from './page.js'
-import { flash, KeyParams, keyState, ownKey, userOf } from './signed-in.js'
+import { flash, KeyParams, ownKey, userOf } from './signed-in.js'
 
 const KEY_FORM = {
   name: { maxLength: 1000, label: 'The key name' },

@@ -3,9 +3,6 @@ import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { User } from '../../lib/accounts.js'
 import type { ApiKeyRow } from '../../lib/api-keys.js'
-
-export { keyState } from '../../lib/key-state.js'
-
 import { sessionToken } from '../../plugins/sessions.js'
 
 // Helpers of the signed-in pages (their preHandler, in account-pages.ts, sets request.user).
