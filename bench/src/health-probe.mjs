@@ -1,11 +1,15 @@
 // Worker thread: GET `url` every `intervalMs` (open loop: a slow answer does not delay the next
 // probe, at most `maxInFlight` at once) until told to stop or `maxMs` passes; then posts
 // { probes: [{ atMs, ms, status }], skipped } once every probe has answered or timed out.
-// A thread of its own, so the main thread's work (large bodies) does not skew the timings.
+// A thread of its own, so the main thread's work (large bodies) does not skew the timings. One
+// unmeasured GET first (fetch loads undici and opens a connection on its first call: tens of
+// milliseconds of the client's own), then 'ready' is posted and the probing starts.
 import { performance } from 'node:perf_hooks'
 import { parentPort, workerData } from 'node:worker_threads'
 
 const { url, intervalMs, maxInFlight, timeoutMs, maxMs } = workerData
+await (await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })).arrayBuffer()
+parentPort.postMessage('ready')
 const started = performance.now()
 const probes = []
 const pending = new Set()

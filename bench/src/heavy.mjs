@@ -43,8 +43,8 @@ async function post(url, key, body, timeoutMs) {
   }
 }
 
-/** Starts the /health probe; stop() resolves to { probes, skipped }. */
-function probeHealth(url) {
+/** Starts the /health probe once its first (unmeasured) GET answered; stop() resolves to { probes, skipped }. */
+async function probeHealth(url) {
   const worker = new Worker(join(paths.src, 'health-probe.mjs'), {
     workerData: {
       url: `${url}/health`,
@@ -52,6 +52,11 @@ function probeHealth(url) {
       maxMs: settings.heavyTimeout * 1000 + PROBE.timeoutMs,
     },
   })
+  const ready = new Promise((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })
+  await ready
   const result = new Promise((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
@@ -117,7 +122,7 @@ export async function runHeavy({ progress }) {
       JSON.stringify({ data: texts[text], options: { feature } }),
     )
     progress(`heavy: ${REQUESTS.length} parallel requests; /health every ${PROBE.intervalMs} ms`)
-    const probe = probeHealth(service.url)
+    const probe = await probeHealth(service.url)
     const started = performance.now()
     const answers = await Promise.all(
       bodies.map((body, i) => post(service.url, keys[i], body, settings.heavyTimeout * 1000)),
@@ -143,6 +148,10 @@ export async function runHeavy({ progress }) {
     progress(
       `heavy: /health p50 ${health.p50?.toFixed(1)} ms, p99 ${health.p99?.toFixed(1)} ms, ` +
         `max ${health.max?.toFixed(1)} ms over ${health.count} probes`,
+    )
+    const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 3)
+    progress(
+      `heavy: slowest probes: ${slowest.map((p) => `${p.ms.toFixed(0)} ms sent at ${p.atMs.toFixed(0)} ms`).join(', ')}`,
     )
     return {
       name: 'heavy/parallel-1mb',

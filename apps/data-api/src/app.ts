@@ -69,6 +69,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     threads: describeOnly ? 1 : config.FEATURE_THREADS,
     maxQueue: config.FEATURE_QUEUE_MAX,
     timeoutMs: config.FEATURE_TIMEOUT_MS,
+    nice: config.FEATURE_THREAD_NICE,
   })
   await fastify.register(housekeeping, {
     intervalSeconds: describeOnly ? 0 : config.HOUSEKEEPING_INTERVAL_SECONDS,

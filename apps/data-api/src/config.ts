@@ -32,6 +32,11 @@ export const DataApiConfigSchema = Type.Object({
   AUTH_RATE_LIMIT_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
   /** Worker threads running the features (default: one per core). */
   FEATURE_THREADS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  /**
+   * Nice value of the feature threads (Linux): 19, the lowest priority, lets the event loop
+   * answer every other request first while features run; 0 runs them at the process's own.
+   */
+  FEATURE_THREAD_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 19 }),
   /** Feature calls that may wait for a thread; past that, 503 OVERLOADED. */
   FEATURE_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 64 }),
   /** Time budget of one feature call (queue wait included); past it, 503 FEATURE_TIMEOUT. */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
 import { validateOptions } from './options.js'
-import type { FeatureTask } from './worker.js'
+import type { FeatureTask, FeatureWorkerData } from './worker.js'
 
 /*
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
@@ -21,6 +21,8 @@ export interface FeaturePoolOptions {
   maxQueue: number
   /** Budget of one call, in milliseconds; past it, run() rejects with FeatureTimeoutError. */
   timeoutMs: number
+  /** Nice value of the worker threads (0–19; default 19: below the event loop, see thread-priority.ts). */
+  nice?: number
 }
 
 export interface FeaturePool {
@@ -80,7 +82,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     minThreads: threads,
     maxThreads: threads,
     maxQueue: opts.maxQueue,
-    workerData: { startedAt: startedAt.buffer },
+    workerData: {
+      startedAt: startedAt.buffer as SharedArrayBuffer,
+      nice: opts.nice ?? 19,
+    } satisfies FeatureWorkerData,
   })
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.
   let pending = 0

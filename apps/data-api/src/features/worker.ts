@@ -1,6 +1,7 @@
 import { workerData } from 'node:worker_threads'
 import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
 import { loadFeature, runValidated } from './index.js'
+import { lowerThreadPriority } from './thread-priority.js'
 
 /*
  * The worker threads' entry (see pool.ts): runs one feature on options the main thread has
@@ -16,9 +17,17 @@ export interface FeatureTask<F extends FeatureName = FeatureName> {
   slot: number
 }
 
-// Shared with the pool: the start time of each call (ms since the epoch), by slot.
-const startedAt = (workerData as { startedAt?: SharedArrayBuffer } | null)?.startedAt
-const starts = startedAt ? new BigInt64Array(startedAt) : undefined
+/** What the pool hands each worker it starts. */
+export interface FeatureWorkerData {
+  /** The start time of each call (ms since the epoch), by slot, shared with the pool. */
+  startedAt: SharedArrayBuffer
+  /** This thread's nice value (see thread-priority.ts). */
+  nice: number
+}
+
+const shared = workerData as FeatureWorkerData | null
+const starts = shared ? new BigInt64Array(shared.startedAt) : undefined
+if (shared) lowerThreadPriority(shared.nice)
 
 export default async function runTask<F extends FeatureName>(
   task: FeatureTask<F>,

@@ -14,6 +14,7 @@ export interface FeaturePoolPluginOptions {
   threads: number | undefined
   maxQueue: number
   timeoutMs: number
+  nice: number
 }
 
 /** The worker pool of the features: started with the app, closed with it, seen in /metrics. */
@@ -22,6 +23,7 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
     ...(opts.threads ? { threads: opts.threads } : {}),
     maxQueue: opts.maxQueue,
     timeoutMs: opts.timeoutMs,
+    nice: opts.nice,
   })
   fastify.decorate('featurePool', pool)
   new Gauge({
@@ -34,7 +36,7 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
       this.set({ state: 'running' }, pool.running)
     },
   })
-  fastify.log.info({ threads: pool.threads, max_queue: opts.maxQueue }, 'feature pool started')
+  fastify.log.info({ threads: pool.threads, max_queue: opts.maxQueue, nice: opts.nice }, 'feature pool started')
   fastify.addHook('onClose', async () => pool.close())
 }
 
