@@ -8,6 +8,12 @@ import { setPriority } from 'node:os'
  * the thread's id, which /proc/thread-self names; elsewhere the call fails and nothing changes.
  * Raising a nice value needs no privilege.
  *
+ * A nice value weighs a thread against the others of its CPU cgroup: in a container or a systemd
+ * unit, the service's own threads only. On a host where everything shares one group, a busy
+ * neighbour at nice 0 takes the CPU from the features first (measured: POST stats under wrk with
+ * a test run beside it, 2,272-2,538 req/s and up to 1.7% 503 OVERLOADED at 19, 3,099-3,234 req/s
+ * and none at 0); run such hosts with FEATURE_THREAD_NICE=0.
+ *
  * Measured with `pnpm bench --only heavy` (8 parallel 1 MB requests, /health every 20 ms, 2
  * cores, 4 runs each): /health p99 37–62 ms at nice 0, 32–50 ms at 10, 25–48 ms at 19.
  */
