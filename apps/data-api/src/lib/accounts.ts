@@ -2,6 +2,7 @@ import type { Plan } from '@repo/contracts'
 import { transact } from '@repo/service-kit'
 import type pg from 'pg'
 import { type EventOrigin, recordEvent } from './account-events.js'
+import { endSessions } from './sessions.js'
 
 export interface User {
   id: string
@@ -134,9 +135,8 @@ export class Accounts {
         [userId, disabled],
       )
       if (disabled) {
-        const ended = await client.query('DELETE FROM sessions WHERE user_id = $1', [userId])
         await recordEvent(client, userId, 'account_disabled', origin, {
-          sessions_ended: ended.rowCount ?? 0,
+          sessions_ended: await endSessions(client, userId),
         })
       } else {
         await recordEvent(client, userId, 'account_enabled', origin)
@@ -160,11 +160,7 @@ export class Accounts {
         userId,
         passwordHash,
       ])
-      const ended = await client.query(
-        'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2',
-        [userId, keepSession],
-      )
-      const sessionsEnded = ended.rowCount ?? 0
+      const sessionsEnded = await endSessions(client, userId, keepSession)
       await recordEvent(client, userId, 'password_changed', clientAddress, {
         sessions_ended: sessionsEnded,
       })
@@ -191,10 +187,7 @@ export class Accounts {
         const from = rows[0]?.email
         if (from === undefined || from === email) return
         await client.query('UPDATE users SET email = $2 WHERE id = $1', [userId, email])
-        await client.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2', [
-          userId,
-          keepSession,
-        ])
+        await endSessions(client, userId, keepSession)
         await recordEvent(client, userId, 'email_changed', clientAddress, { from, to: email })
       })
     } catch (error) {

@@ -23,6 +23,22 @@ export interface OpenSession {
 export const sessionIdHash = (token: string) => createHash('sha256').update(token).digest()
 
 /**
+ * Ends the sessions of a user, all of them or all but the one whose id hash is `keep` (a password,
+ * e-mail or plan change keeps the session that made it); on `db`, a pool or a transaction's
+ * client. Resolves to how many were ended.
+ */
+export async function endSessions(
+  db: Pick<pg.Pool, 'query'>,
+  userId: string,
+  keep?: Buffer,
+): Promise<number> {
+  const { rowCount } = keep
+    ? await db.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2', [userId, keep])
+    : await db.query('DELETE FROM sessions WHERE user_id = $1', [userId])
+  return rowCount ?? 0
+}
+
+/**
  * Dashboard sessions in Postgres. A session is a random 256-bit token (in the cookie) whose
  * SHA-256 is a row here: ending a session deletes the row, so a copied cookie stops working.
  */
@@ -81,11 +97,7 @@ export class Sessions {
   }
 
   /** Ends every session of the user but `keep` (a password or plan change); returns how many. */
-  async endOthers(userId: string, keep: string): Promise<number> {
-    const { rowCount } = await this.pool.query(
-      'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2',
-      [userId, sessionIdHash(keep)],
-    )
-    return rowCount ?? 0
+  endOthers(userId: string, keep: string): Promise<number> {
+    return endSessions(this.pool, userId, sessionIdHash(keep))
   }
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { addDays, type Clock, daysFrom, utcDay } from './clock.js'
 import { type QuotaStore, USAGE_SHADOW_DAYS } from './quota.js'
+import { notRolled } from './usage-rollup.js'
 
 /** Requests per day, in the order of the days asked for. */
 export interface DailySeries {
@@ -25,7 +26,16 @@ export class UsageHistory {
     return utcDay(this.clock())
   }
 
-  async series(keyIds: string[], from: string, to: string): Promise<DailySeries> {
+  /**
+   * `todayCounts`: today's counts the caller already has (the quota check of this very request
+   * returned its key's), so Redis is not asked again for them.
+   */
+  async series(
+    keyIds: string[],
+    from: string,
+    to: string,
+    todayCounts?: ReadonlyMap<string, number>,
+  ): Promise<DailySeries> {
     const days = daysFrom(from, to)
     const index = new Map(days.map((day, i) => [day, i]))
     const perKey = new Map(keyIds.map((id) => [id, days.map(() => 0)]))
@@ -45,7 +55,11 @@ export class UsageHistory {
 
     const today = this.today()
     if (index.has(today)) {
-      for (const [id, n] of await this.quota.usage(keyIds)) set(id, today, n)
+      const unknown = keyIds.filter((id) => !todayCounts?.has(id))
+      for (const [id, n] of todayCounts ?? []) set(id, today, n)
+      if (unknown.length > 0) {
+        for (const [id, n] of await this.quota.usage(unknown)) set(id, today, n)
+      }
     }
     for (const day of await this.unrolled(today, index)) {
       // Not rolled yet: the shadow counts are the truth (and nothing is lost if Redis is down:
@@ -57,19 +71,13 @@ export class UsageHistory {
   }
 
   /** The recent past days in range that the rollup has not marked done. */
-  private async unrolled(today: string, index: Map<string, number>): Promise<string[]> {
+  private unrolled(today: string, index: Map<string, number>): Promise<string[]> {
     const recent: string[] = []
     for (let back = 1; back <= USAGE_SHADOW_DAYS; back += 1) {
       const day = addDays(today, -back)
       if (index.has(day)) recent.push(day)
     }
-    if (recent.length === 0) return []
-    const { rows } = await this.pool.query<{ day: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM usage_rollups WHERE day = ANY($1::date[])`,
-      [recent],
-    )
-    const done = new Set(rows.map((row) => row.day))
-    return recent.filter((day) => !done.has(day))
+    return notRolled(this.pool, recent)
   }
 }
 

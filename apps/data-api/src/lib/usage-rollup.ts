@@ -57,13 +57,7 @@ export class UsageRollup {
       const day = addDays(today, -back)
       if (dayStart(day).getTime() + DAY_MS + this.settleMs <= now.getTime()) candidates.push(day)
     }
-    if (candidates.length === 0) return []
-    const { rows } = await this.pool.query<{ day: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM usage_rollups WHERE day = ANY($1::date[])`,
-      [candidates],
-    )
-    const done = new Set(rows.map((row) => row.day))
-    return candidates.filter((day) => !done.has(day))
+    return notRolled(this.pool, candidates)
   }
 
   async runOnce(): Promise<RollupResult> {
@@ -106,4 +100,15 @@ export class UsageRollup {
     )
     return { day, keys, written }
   }
+}
+
+/** Of `days` (YYYY-MM-DD), those the rollup has not marked done, in the order given. */
+export async function notRolled(pool: pg.Pool, days: string[]): Promise<string[]> {
+  if (days.length === 0) return []
+  const { rows } = await pool.query<{ day: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM usage_rollups WHERE day = ANY($1::date[])`,
+    [days],
+  )
+  const done = new Set(rows.map((row) => row.day))
+  return days.filter((day) => !done.has(day))
 }

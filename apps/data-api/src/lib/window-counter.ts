@@ -20,19 +20,26 @@ export interface WindowCount {
   ttl: number
 }
 
+/** After a failure, how long hits are counted in memory before Redis is asked again. */
+export const REDIS_RETRY_MS = 1_000
+
 /**
  * Hits per name in a fixed window, counted atomically in Redis (one key, one round trip: shared
- * by replicas, fine on a cluster) and in memory, per instance, while Redis is unreachable.
+ * by replicas, fine on a cluster) and in memory, per instance, while Redis is unreachable. After
+ * a failure the counter stays in memory for REDIS_RETRY_MS before asking Redis again, so an
+ * unresponsive Redis (each command waits for its timeout) does not slow every log-in down.
  */
 export class WindowCounter {
   private readonly redis: RedisWithHit
   private readonly local = new LRUCache<string, { hits: number; until: number }>({ max: 100_000 })
+  private retryAt = 0
 
   constructor(
     redis: RedisClient,
     private readonly state: DependencyState,
     private readonly prefix: string,
     readonly windowSeconds: number,
+    private readonly now: () => number = Date.now,
   ) {
     this.redis = redis as RedisWithHit
     if (typeof this.redis.windowHit !== 'function') {
@@ -42,21 +49,26 @@ export class WindowCounter {
 
   async hit(name: string): Promise<WindowCount> {
     const key = `${this.prefix}${name}`
-    try {
-      const [hits, ttl] = await this.redis.windowHit(key, this.windowSeconds)
-      this.state.up()
-      return { hits, ttl }
-    } catch (error) {
-      this.state.down(error as Error)
-      const now = Date.now()
-      let entry = this.local.get(key)
-      if (!entry || entry.until <= now) {
-        entry = { hits: 0, until: now + this.windowSeconds * 1000 }
-        this.local.set(key, entry)
+    if (this.now() >= this.retryAt) {
+      try {
+        const [hits, ttl] = await this.state.track(this.redis.windowHit(key, this.windowSeconds))
+        return { hits, ttl }
+      } catch {
+        this.retryAt = this.now() + REDIS_RETRY_MS
       }
-      entry.hits += 1
-      return { hits: entry.hits, ttl: Math.ceil((entry.until - now) / 1000) }
     }
+    return this.hitLocally(key)
+  }
+
+  private hitLocally(key: string): WindowCount {
+    const now = this.now()
+    let entry = this.local.get(key)
+    if (!entry || entry.until <= now) {
+      entry = { hits: 0, until: now + this.windowSeconds * 1000 }
+      this.local.set(key, entry)
+    }
+    entry.hits += 1
+    return { hits: entry.hits, ttl: Math.ceil((entry.until - now) / 1000) }
   }
 
   async reset(name: string): Promise<void> {

@@ -51,10 +51,14 @@ const apiV1Usage: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       const to = fastify.usageHistory.today()
       const from = addDays(to, 1 - days)
-      const series = await fastify.usageHistory.series([identity.keyId], from, to)
-      const counts = series.perKey.get(identity.keyId) ?? []
       // Today's count is the one this request's own check-and-count returned.
-      counts[counts.length - 1] = quota.used
+      const series = await fastify.usageHistory.series(
+        [identity.keyId],
+        from,
+        to,
+        new Map([[identity.keyId, quota.used]]),
+      )
+      const counts = series.perKey.get(identity.keyId) ?? []
       return {
         key: { id: identity.keyId, name: identity.keyName, prefix: identity.displayPrefix },
         from,

@@ -164,6 +164,24 @@ describe('usage history', () => {
     ])
   })
 
+  it("takes today's count from the caller when it has it, and Redis's for the other keys", async () => {
+    clock.now = at(7, '09:00:00')
+    const known = await newKey('known-today')
+    const other = await newKey('other-today')
+    await calls(first, known.key, 2)
+    await calls(first, other.key, 3)
+    const today = dayName(7)
+    const series = await first.app.usageHistory.series(
+      [known.id, other.id],
+      today,
+      today,
+      new Map([[known.id, 42]]),
+    )
+    // 42: what the caller passed (the quota check it just made), not Redis's 3 (2 + newKey's 1).
+    expect(series.perKey.get(known.id)).toEqual([42])
+    expect(series.perKey.get(other.id)).toEqual([4])
+  })
+
   it('defaults to 30 days and refuses any other days than 1 to 90', async () => {
     const { key } = await newKey('params')
     const res = await usage(first, key)

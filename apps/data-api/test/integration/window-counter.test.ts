@@ -1,0 +1,74 @@
+import { createRedisClient, DependencyState, type RedisClient } from '@repo/service-kit'
+import { type PrivateRedis, startPrivateRedis, waitFor } from '@repo/service-kit/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REDIS_RETRY_MS, WindowCounter } from '../../src/lib/window-counter.js'
+
+/*
+ * The login and sign-up throttles' counter on a Redis of the test's own, which it stops: shared
+ * by two counters (replicas) while Redis answers, in memory while it does not, and back on Redis
+ * only once the back-off after a failure has passed. The clock is the test's.
+ */
+
+let redis: PrivateRedis
+let client: RedisClient
+let now = 1_000_000
+const quiet = { warn() {}, info() {}, error() {} }
+const state = new DependencyState({ name: 'redis', log: quiet })
+const counter = (prefix: string) => new WindowCounter(client, state, prefix, 60, () => now)
+
+beforeAll(async () => {
+  redis = await startPrivateRedis()
+  client = createRedisClient({ url: redis.url, commandTimeout: 500 })
+  await client.connect()
+}, 60_000)
+afterAll(async () => {
+  client?.disconnect()
+  await redis?.close()
+})
+
+describe('window counter', () => {
+  it('counts one window in Redis, shared by every instance', async () => {
+    const [a, b] = [counter('wc-shared:'), counter('wc-shared:')]
+    expect((await a.hit('x')).hits).toBe(1)
+    expect((await b.hit('x')).hits).toBe(2)
+    const third = await a.hit('x')
+    expect(third.hits).toBe(3)
+    expect(third.ttl).toBeGreaterThan(55)
+    expect(third.ttl).toBeLessThanOrEqual(60)
+  })
+
+  it('counts in memory while Redis is down, and asks it again only after the back-off', async () => {
+    const c = counter('wc-down:')
+    expect((await c.hit('y')).hits).toBe(1)
+    await redis.stop()
+    try {
+      expect((await c.hit('y')).hits).toBe(1)
+      expect(state.isUp).toBe(false)
+      expect((await c.hit('y')).hits).toBe(2)
+    } finally {
+      await redis.start()
+    }
+    await waitFor('the client to reconnect', async () => client.status === 'ready')
+    // Redis answers again, but the back-off has not passed: still in memory.
+    now += REDIS_RETRY_MS - 1
+    expect((await c.hit('y')).hits).toBe(3)
+    // Past it: Redis again (a fresh server, so a fresh window), and the state is up.
+    now += 1
+    expect((await c.hit('y')).hits).toBe(1)
+    expect(state.isUp).toBe(true)
+  }, 60_000)
+
+  it('starts a new window in memory once the old one has passed', async () => {
+    const c = counter('wc-window:')
+    await redis.stop()
+    try {
+      now += REDIS_RETRY_MS
+      expect((await c.hit('z')).hits).toBe(1)
+      expect((await c.hit('z')).hits).toBe(2)
+      now += 60_000
+      expect(await c.hit('z')).toEqual({ hits: 1, ttl: 60 })
+    } finally {
+      await redis.start()
+    }
+  }, 60_000)
+})
