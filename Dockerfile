@@ -63,11 +63,15 @@ RUN mkdir /app \
 # ---------------------------------------------------------------- runtime
 FROM node:24-bookworm-slim
 ARG APP
+# The commit built, for the build_info metric: docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD)
+# (compose passes $GIT_COMMIT). Empty: the metric says `unknown`.
+ARG GIT_COMMIT=""
 # A heap limit makes V8 collect instead of growing the heap toward gigabytes under load, and a
 # 16 MB semi-space keeps the young generation from growing to 64 MB a half under load (peak RSS
 # stays near 170 MB for quotes). Override NODE_OPTIONS to size it to the container. PORT is not set: each
 # service listens on its own default (quotes 3000, data-api 3001) unless PORT says otherwise.
 ENV APP=${APP} \
+    GIT_COMMIT=${GIT_COMMIT} \
     NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=16" \
     EMBEDDED_STORES=off \
