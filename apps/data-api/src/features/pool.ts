@@ -21,7 +21,7 @@ export interface FeaturePoolOptions {
   maxQueue: number
   /** Budget of one call, in milliseconds; past it, run() rejects with FeatureTimeoutError. */
   timeoutMs: number
-  /** Nice value of the worker threads (0–19; default 19: below the event loop, see thread-priority.ts). */
+  /** Nice value of the worker threads (0–19, see thread-priority.ts; default 0: unchanged). */
   nice?: number
 }
 
@@ -84,7 +84,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     maxQueue: opts.maxQueue,
     workerData: {
       startedAt: startedAt.buffer as SharedArrayBuffer,
-      nice: opts.nice ?? 19,
+      nice: opts.nice ?? 0,
     } satisfies FeatureWorkerData,
   })
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.

@@ -33,7 +33,14 @@ export function createTestApp(label: string, opts: TestAppOptions = {}): Promise
     loadConfig: loadDataApiConfig,
     prepareDatabase,
     app,
-    env: { SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789', ...opts.env },
+    env: {
+      SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+      // The suites run side by side on a few cores, every process at nice 0: feature threads at
+      // the production default (19) would get almost no CPU and miss their budgets. The nice
+      // value's effect is tested in test/unit/features/thread-priority.test.ts.
+      FEATURE_THREAD_NICE: '0',
+      ...opts.env,
+    },
     appOptions: opts.clock ? { clock: opts.clock } : {},
     fastifyOverrides: serverOverrides,
     ...(opts.shareWith ? { shareWith: opts.shareWith } : {}),
