@@ -3,9 +3,8 @@
 import { type TSchema, Type } from 'typebox'
 import { FEATURE_OPTIONS, FEATURE_RESULTS, QuotaBody } from './features.js'
 import { FEATURES, type FeatureName } from './plans.js'
-import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from './usage.js'
-
-const capitalised = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`
+import { capitalised } from './schema-helpers.js'
+import { USAGE_DAYS_DESCRIPTION, USAGE_MAX_DAYS } from './usage.js'
 
 /** `oneOf` the schemas, told apart by their `feature` (components named after their `$id`). */
 function byFeature(schemas: Record<FeatureName, TSchema>, description: string) {
@@ -64,7 +63,7 @@ export const UsageQueryDocumented = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: USAGE_MAX_DAYS,
-        description: `How many UTC days, today included (1-${USAGE_MAX_DAYS}, default ${USAGE_DEFAULT_DAYS})`,
+        description: USAGE_DAYS_DESCRIPTION,
       }),
     ),
   },

@@ -1,6 +1,9 @@
 // Small schema builders shared by the contract files (not exported from the package).
 import { type TObjectOptions, type TProperties, Type } from 'typebox'
 
+/** `keywords` → `Keywords`: a feature's name as the start of its schemas' names. */
+export const capitalised = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`
+
 /** A non-negative integer count. */
 export const Count = (description: string) => Type.Integer({ minimum: 0, description })
 
@@ -24,7 +27,7 @@ export const FeatureOptions = <F extends string, P extends TProperties = Record<
   own: P = {} as P,
 ) =>
   Closed(
-    `${feature[0]?.toUpperCase()}${feature.slice(1)}Options`,
+    `${capitalised(feature)}Options`,
     { feature: Type.Literal(feature), ...own },
     Object.keys(own).length === 0 ? { description: `${feature} takes no options` } : {},
   )

@@ -5,6 +5,8 @@ import { Closed, Count } from './schema-helpers.js'
 /** Days of history one request may ask for (the service keeps about 400). */
 export const USAGE_MAX_DAYS = 90
 export const USAGE_DEFAULT_DAYS = 30
+/** The `days` parameter's description, in the validated and the documented schema alike. */
+export const USAGE_DAYS_DESCRIPTION = `How many UTC days, today included (1-${USAGE_MAX_DAYS}, default ${USAGE_DEFAULT_DAYS})`
 
 /**
  * GET /api/v1/usage: `days` as a decimal integer from 1 to 90 (a string in the query; `1.5`,
@@ -15,7 +17,7 @@ export const UsageQuery = Type.Object(
     days: Type.Optional(
       Type.String({
         pattern: '^[0-9]{1,3}$',
-        description: `How many UTC days, today included (1-${USAGE_MAX_DAYS}, default ${USAGE_DEFAULT_DAYS})`,
+        description: USAGE_DAYS_DESCRIPTION,
       }),
     ),
   },
