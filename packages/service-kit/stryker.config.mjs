@@ -1,5 +1,6 @@
-// Mutation testing of service-kit's code that the tests needing no Postgres or Redis reach, two
-// workers (pnpm test:mutation). The rest (plugins, stores): stryker.integration.config.mjs.
+// Mutation testing of service-kit's code that the tests needing no Postgres or Redis reach (pure
+// functions, and plugins tested on a bare Fastify app), two workers (pnpm test:mutation). The
+// rest (plugins, stores): stryker.integration.config.mjs.
 // src/testing/ is test support (helpers the suites run on), not mutated.
 import { strykerConfig } from '../../stryker.base.mjs'
 
@@ -10,6 +11,11 @@ export const unitFiles = [
   'src/text-input.ts',
   'src/unavailable.ts',
   'src/request-durations.ts',
+  // Plugins and state whose tests build a bare Fastify app (inject, no Postgres or Redis).
+  'src/dependency-state.ts',
+  'src/plugins/pressure.ts',
+  'src/plugins/problems.ts',
+  'src/plugins/response-headers.ts',
 ]
 
 export default strykerConfig({
@@ -22,5 +28,9 @@ export default strykerConfig({
     'test/text-input*.test.ts',
     'test/unavailable*.test.ts',
     'test/request-durations*.test.ts',
+    'test/dependency-state*.test.ts',
+    'test/pressure*.test.ts',
+    'test/problems*.test.ts',
+    'test/response-headers*.test.ts',
   ],
 })

@@ -1,25 +1,30 @@
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import pressurePlugin from '../src/plugins/pressure.js'
+import pressurePlugin, { type PressureOptions } from '../src/plugins/pressure.js'
 import problemsPlugin from '../src/plugins/problems.js'
 import { waitFor } from '../src/testing/index.js'
 
 // @fastify/under-pressure wired in: an instance whose event loop lags refuses new work with a
 // 503 problem and Retry-After, while its operations endpoints keep answering.
 
-const app = Fastify()
-
-beforeAll(async () => {
+/** An app with the plugins and a work route beside the operations endpoints. */
+async function appUnder(options: PressureOptions) {
+  const app = Fastify()
   await app.register(problemsPlugin)
-  await app.register(pressurePlugin, {
+  await app.register(pressurePlugin, options)
+  for (const url of ['/work', '/health', '/ready', '/metrics']) app.get(url, async () => 'ok')
+  await app.ready()
+  return app
+}
+
+let app: Awaited<ReturnType<typeof appUnder>>
+beforeAll(async () => {
+  app = await appUnder({
     maxEventLoopDelayMs: 20,
     maxHeapUsedRatio: 0.99,
     // Longer than each block below, so every interval holds samples of the lag.
     sampleIntervalMs: 250,
   })
-  app.get('/work', async () => ({ ok: true }))
-  app.get('/health', async () => ({ status: 'ok' }))
-  await app.ready()
 })
 afterAll(async () => {
   await app.close()
@@ -59,4 +64,38 @@ describe('under pressure', () => {
     await waitFor('recovery', async () => app.pressure() === undefined, 10_000, 20)
     expect((await app.inject({ url: '/work' })).statusCode).toBe(200)
   }, 30_000)
+})
+
+describe('under memory pressure', () => {
+  // A heap limit no process stays under: 1 millionth of V8's (a few kilobytes).
+  let tight: Awaited<ReturnType<typeof appUnder>>
+  beforeAll(async () => {
+    tight = await appUnder({
+      maxEventLoopDelayMs: 60_000,
+      maxHeapUsedRatio: 0.000_001,
+      sampleIntervalMs: 10,
+    })
+  })
+  afterAll(async () => {
+    await tight.close()
+  })
+
+  it('refuses new work past its share of the heap limit, naming the reason, with the operations endpoints exempt', async () => {
+    await waitFor('the heap to be sampled', async () => tight.pressure() === 'heapUsedBytes')
+    const refused = await tight.inject({ url: '/work' })
+    expect(refused.statusCode).toBe(503)
+    expect(refused.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      reason: 'heapUsedBytes',
+      detail: 'This instance is overloaded right now; retry shortly.',
+    })
+    for (const url of ['/health', '/ready', '/metrics']) {
+      expect((await tight.inject({ url })).statusCode, url).toBe(200)
+    }
+  })
+
+  it('is under no pressure at a sensible limit, and is registered by name for plugins that need it', () => {
+    expect(app.pressure()).toBeUndefined()
+    expect(app.hasPlugin('pressure')).toBe(true)
+  })
 })
