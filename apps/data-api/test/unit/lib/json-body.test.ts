@@ -1,0 +1,137 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { HttpProblem } from '@repo/service-kit'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bodyAllowance, readJsonBody } from '../../../src/lib/json-body.js'
+
+/*
+ * The data API's body reader over real HTTP: a server whose handler reads each request with
+ * readJsonBody(limit from the `x-limit` header) and answers what it got, or the problem.
+ */
+
+let server: Server
+let port = 0
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res) => {
+    readJsonBody(req, Number(req.headers['x-limit'])).then(
+      (body) => res.end(JSON.stringify({ body })),
+      (error: unknown) => {
+        const problem = error as HttpProblem
+        res.statusCode = problem instanceof HttpProblem ? problem.statusCode : 599
+        if (problem instanceof HttpProblem) {
+          for (const [name, value] of Object.entries(problem.headers ?? {})) {
+            res.setHeader(name, value)
+          }
+        }
+        res.end(JSON.stringify({ code: problem.code, detail: problem.message, ...problem.extra }))
+      },
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  port = (server.address() as AddressInfo).port
+})
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve))
+})
+
+/** Sends `chunks` (chunked when `length` is undefined) and resolves to the status and JSON answer. */
+function send(limit: number, chunks: string[], length?: number) {
+  return new Promise<{ status: number; json: Record<string, unknown>; connection?: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          headers: {
+            'x-limit': String(limit),
+            ...(length === undefined ? {} : { 'content-length': String(length) }),
+          },
+        },
+        (res) => {
+          let text = ''
+          res.on('data', (chunk) => {
+            text += chunk
+          })
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              json: JSON.parse(text),
+              ...(res.headers.connection ? { connection: res.headers.connection } : {}),
+            }),
+          )
+        },
+      )
+      // The server may answer and close before the whole body is sent (a refused body).
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error)
+      })
+      for (const chunk of chunks) req.write(chunk)
+      req.end()
+    },
+  )
+}
+
+describe('readJsonBody', () => {
+  it('parses a JSON body within the limit, declared or chunked', async () => {
+    const text = JSON.stringify({ data: 'héllo', options: { feature: 'stats' } })
+    const declared = await send(1000, [text], Buffer.byteLength(text))
+    expect(declared).toMatchObject({ status: 200, json: { body: JSON.parse(text) } })
+    const chunked = await send(1000, [text.slice(0, 5), text.slice(5)])
+    expect(chunked.json.body).toEqual(JSON.parse(text))
+  })
+
+  it('takes a body of exactly the limit', async () => {
+    const text = JSON.stringify({ data: 'x'.repeat(20) })
+    const res = await send(Buffer.byteLength(text), [text])
+    expect(res.status).toBe(200)
+  })
+
+  it('refuses a declared length over the limit before reading, saying how large, and closes', async () => {
+    const res = await send(100, ['{}'], 1_234_567)
+    expect(res.status).toBe(413)
+    expect(res.json).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      detail:
+        "The body is 1,234,567 bytes; at most 100 bytes, which is what this key's plan accepts.",
+      max_body_bytes: 100,
+    })
+    expect(res.connection).toBe('close')
+  })
+
+  it('cuts a chunked body off as it passes the limit', async () => {
+    const res = await send(1000, ['{"data":"', 'x'.repeat(600), 'y'.repeat(600), '"}'])
+    expect(res.status).toBe(413)
+    expect(res.json).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      detail: "The body is more than 1,000 bytes, which is what this key's plan accepts.",
+      max_body_bytes: 1000,
+    })
+  })
+
+  it('refuses an empty or blank body, and text that is not JSON, with 400', async () => {
+    for (const body of [[], ['  \n ']]) {
+      expect((await send(100, body)).json).toEqual({
+        code: 'INVALID_REQUEST',
+        detail: 'The body is empty; send a JSON object.',
+      })
+    }
+    expect((await send(100, ['{"data": '])).json).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: 'The body is not valid JSON.',
+    })
+  })
+
+  it('refuses a prototype key, as Fastify does', async () => {
+    const res = await send(100, ['{"__proto__": {"admin": true}}'])
+    expect(res).toMatchObject({ status: 400, json: { code: 'INVALID_REQUEST' } })
+  })
+})
+
+describe('bodyAllowance', () => {
+  it('is twice the data limit plus 64 KB for the envelope', () => {
+    expect(bodyAllowance(1_000)).toBe(2_000 + 65_536)
+    expect(bodyAllowance(0)).toBe(65_536)
+  })
+})
