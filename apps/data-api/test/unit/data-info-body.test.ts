@@ -66,4 +66,16 @@ describe('dataInfoJson', () => {
     expect(second.user.email).toBe('o"brien+test@example.com')
     expect(second.key.name).toBe('bench "7" \\ ключ 🔑')
   })
+
+  it('builds the parts once per identity object (the key cache hands the same one to each request)', () => {
+    const who = identity({ keyName: 'first name' })
+    expect(JSON.parse(dataInfoJson(who, quota(1), undefined)).key.name).toBe('first name')
+    // A cached identity is never changed in place; were it changed, the parts kept show it is
+    // the first build that answers.
+    who.keyName = 'changed in place'
+    expect(JSON.parse(dataInfoJson(who, quota(2), undefined)).key.name).toBe('first name')
+    // Another object (a renamed key is a new identity in the cache) gets its own parts.
+    const renamed = { ...who }
+    expect(JSON.parse(dataInfoJson(renamed, quota(3), undefined)).key.name).toBe('changed in place')
+  })
 })

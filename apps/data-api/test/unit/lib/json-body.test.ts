@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { HttpProblem } from '@repo/service-kit'
+import { waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bodyAllowance, readJsonBody } from '../../../src/lib/json-body.js'
 
@@ -11,12 +12,15 @@ import { bodyAllowance, readJsonBody } from '../../../src/lib/json-body.js'
 
 let server: Server
 let port = 0
+/** What each read was refused with, in order (also for requests whose client went away). */
+const refusals: unknown[] = []
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res) => {
     readJsonBody(req, Number(req.headers['x-limit'])).then(
       (body) => res.end(JSON.stringify({ body })),
       (error: unknown) => {
+        refusals.push(error)
         const problem = error as HttpProblem
         res.statusCode = problem instanceof HttpProblem ? problem.statusCode : 599
         if (problem instanceof HttpProblem) {
@@ -82,10 +86,28 @@ describe('readJsonBody', () => {
     expect(chunked.json.body).toEqual(JSON.parse(text))
   })
 
-  it('takes a body of exactly the limit', async () => {
+  it('takes a body of exactly the limit, declared or chunked', async () => {
     const text = JSON.stringify({ data: 'x'.repeat(20) })
-    const res = await send(Buffer.byteLength(text), [text])
-    expect(res.status).toBe(200)
+    const limit = Buffer.byteLength(text)
+    expect((await send(limit, [text], limit)).status).toBe(200)
+    expect((await send(limit, [text])).status).toBe(200)
+  })
+
+  it('gives up on a body whose client goes away before its end', async () => {
+    const before = refusals.length
+    const req = httpRequest({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      headers: { 'x-limit': '1000' },
+    })
+    req.on('error', () => {})
+    req.write('{"data":"half a bo')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    req.destroy()
+    await waitFor('the read to fail', async () => refusals.length > before)
+    expect(refusals.at(-1)).toBeInstanceOf(Error)
+    expect(refusals.at(-1)).not.toBeInstanceOf(HttpProblem)
   })
 
   it('refuses a declared length over the limit before reading, saying how large, and closes', async () => {
