@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { GroupIndex } from './group-index.js'
+import { Refresher } from './refresher.js'
 
 export interface AuthorEntry {
   id: number
@@ -93,8 +94,7 @@ async function loadIndex(pool: pg.Pool, rowsSql: string): Promise<GroupIndex> {
  */
 export class Catalog {
   version = 0
-  private loadedAt = 0
-  private refreshing: Promise<void> | undefined
+  private readonly refresher: Refresher
   private authorsByName: AuthorEntry[] = []
   private authorsByCount: AuthorEntry[] = []
   private authorBySlug = new Map<string, AuthorEntry>()
@@ -116,8 +116,11 @@ export class Catalog {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly refreshMs: number,
-  ) {}
+    refreshMs: number,
+    onRefreshError?: (error: unknown) => void,
+  ) {
+    this.refresher = new Refresher(() => this.load(), refreshMs, onRefreshError)
+  }
 
   async load(): Promise<void> {
     // One index after the other: each passes through a few tens of MB of parsed arrays at a
@@ -156,7 +159,7 @@ export class Catalog {
     this.tagBySlug = new Map(tagEntries.map((tag) => [tag.slug, tag]))
     this.intersections.clear()
     this.authorNums.clear()
-    this.loadedAt = Date.now()
+    this.refresher.loaded()
     this.version += 1
   }
 
@@ -177,31 +180,19 @@ export class Catalog {
     return this.first
   }
 
-  /** Starts a background reload when the catalog is older than refreshMs. */
-  maybeRefresh(): void {
-    if (this.refreshing || Date.now() - this.loadedAt < this.refreshMs) return
-    this.refreshing = this.load()
-      .catch(() => {
-        this.loadedAt = Date.now()
-      })
-      .finally(() => {
-        this.refreshing = undefined
-      })
-  }
-
   author(slug: string): AuthorEntry | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.authorBySlug.get(slug)
   }
 
   tag(slug: string): TagEntry | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.tagBySlug.get(slug)
   }
 
   /** Authors whose name contains `term` (accents and case ignored), by name or by count. */
   authors(term: string, sort: 'name' | 'count'): AuthorEntry[] {
-    this.maybeRefresh()
+    this.refresher.maybe()
     const list = sort === 'count' ? this.authorsByCount : this.authorsByName
     if (term === '') return list
     const folded = fold(term)
@@ -210,7 +201,7 @@ export class Catalog {
 
   /** Tags by number of quotes, most first. */
   tags(): TagEntry[] {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.tagList
   }
 
@@ -227,7 +218,7 @@ export class Catalog {
 
   /** A quote id drawn uniformly among those matching every filter; undefined when none does. */
   pick(filter: RandomFilter, random = Math.random): number | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     const { author, tag, minLength: min = 0, maxLength: max = Number.MAX_SAFE_INTEGER } = filter
     if (author && tag) {
       const ids = this.intersection(author.id, tag.id, min, max)

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { corpusFits, loadCorpusIds } from './corpus-ids.js'
+import { Refresher } from './refresher.js'
 import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
 import { loadSearchSample } from './search-sample.js'
 import { type StoredQuote, storedQuote } from './stored-quote.js'
@@ -10,6 +11,8 @@ export interface QuoteStoreOptions {
   cacheMax: number
   /** Milliseconds between reloads of the corpus view (ids, and the quotes of a small corpus). */
   refreshMs: number
+  /** Told of a failed reload (the store keeps serving what it has). */
+  onRefreshError?: (error: unknown) => void
 }
 
 export interface SearchResult {
@@ -44,10 +47,9 @@ export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
   /** Search's sample of the corpus (see search-sample.ts). */
   sample: readonly string[] = []
-  private loadedAt = 0
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
-  private refreshing: Promise<void> | undefined
+  private readonly refresher: Refresher
   private readonly quotes: LRUCache<number, StoredQuote>
   private readonly matches: LRUCache<string, TermMatches>
 
@@ -55,6 +57,7 @@ export class QuoteStore implements CorpusIds {
     private readonly pool: pg.Pool,
     private readonly opts: QuoteStoreOptions,
   ) {
+    this.refresher = new Refresher(() => this.load(), opts.refreshMs, opts.onRefreshError)
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
       // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
@@ -89,21 +92,13 @@ export class QuoteStore implements CorpusIds {
     if (fits) for (const row of rows) this.remember(row)
     this.nums = nums
     this.sample = sample
-    this.loadedAt = Date.now()
+    this.refresher.loaded()
     this.version += 1
   }
 
   /** Starts a background reload when the corpus view is older than refreshMs. */
   maybeRefresh(): void {
-    if (this.refreshing || Date.now() - this.loadedAt < this.opts.refreshMs) return
-    this.refreshing = this.load()
-      .catch(() => {
-        // Keep serving what we have; the next request after refreshMs tries again.
-        this.loadedAt = Date.now()
-      })
-      .finally(() => {
-        this.refreshing = undefined
-      })
+    this.refresher.maybe()
   }
 
   private remember(row: Row): StoredQuote {
