@@ -3,18 +3,6 @@ import { pageLinks, pagingLinkHeader } from './link-header.js'
 import type { PageInfo } from './pagination.js'
 import { sendNegotiated } from './respond.js'
 
-/** The paging members of a paged JSON body (as the search page has them), and `status`. */
-export function pagingMembers(info: PageInfo) {
-  return {
-    current_page: info.current_page,
-    limit: info.limit,
-    next_page: info.next_page,
-    previous_page: info.previous_page,
-    total_pages: info.total_pages,
-    status: 200 as const,
-  }
-}
-
 export interface PagedResource {
   info: PageInfo
   /** The JSON body (an object with the paging members). */

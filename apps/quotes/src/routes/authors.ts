@@ -9,8 +9,8 @@ import {
 } from '@repo/contracts'
 import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { AuthorEntry } from '../lib/catalog.js'
-import { pagingMembers, sendPaged } from '../lib/paged-response.js'
-import { clampLimit, pageInfo } from '../lib/pagination.js'
+import { sendPaged } from '../lib/paged-response.js'
+import { clampLimit, pageInfo, pagingMembers } from '../lib/pagination.js'
 import { quoteItem } from '../lib/stored-quote.js'
 import { negotiated, notModified, problem } from './schemas.js'
 
