@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { type TagsResponse, TagsResponse as TagsResponseSchema } from '@repo/contracts'
 import { sendNegotiated } from '../lib/respond.js'
-import { negotiated, notModified, problem } from './schemas.js'
+import { cacheable, negotiated } from './schemas.js'
 
 /** /api/tags and /tags: every tag with its slug and quote count, most used first. */
 const tagRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = async (
@@ -24,8 +24,7 @@ const tagRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = asy
           hide: url !== '/api/tags',
           response: {
             200: negotiated('Tags: JSON, `slug<TAB>count` lines, or a page', TagsResponseSchema),
-            304: notModified,
-            429: problem('Too many requests from this address (hard ceiling)'),
+            ...cacheable,
           },
         },
       },
