@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { GroupIndex } from './group-index.js'
 import { Refresher } from './refresher.js'
+import { fold } from './slug.js'
 
 export interface AuthorEntry {
   id: number
@@ -24,11 +25,6 @@ export interface RandomFilter {
   tag?: TagEntry
   minLength?: number
   maxLength?: number
-}
-
-/** Lower case without accents: `Anaïs` and `anais` compare equal. */
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
 const byName = (a: { name: string }, b: { name: string }) =>
