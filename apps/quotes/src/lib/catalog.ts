@@ -3,6 +3,7 @@ import type pg from 'pg'
 import { GroupIndex } from './group-index.js'
 import { Refresher } from './refresher.js'
 import { fold } from './slug.js'
+import type { TagIds } from './tag-search.js'
 
 export interface AuthorEntry {
   id: number
@@ -104,8 +105,8 @@ export class Catalog {
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
   })
-  /** An author's quote ids in id order (their pages), computed once per author. */
-  private readonly authorNums = new LRUCache<number, Int32Array>({
+  /** An author's or a tag's quote ids in id order (pages, search), computed once per group. */
+  private readonly idOrdered = new LRUCache<string, Int32Array>({
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
   })
@@ -154,7 +155,7 @@ export class Catalog {
     this.tagList = tagEntries
     this.tagBySlug = new Map(tagEntries.map((tag) => [tag.slug, tag]))
     this.intersections.clear()
-    this.authorNums.clear()
+    this.idOrdered.clear()
     this.refresher.loaded()
     this.version += 1
   }
@@ -203,11 +204,21 @@ export class Catalog {
 
   /** The author's quote ids in id order. */
   quotesOf(author: AuthorEntry): Int32Array {
-    let nums = this.authorNums.get(author.id)
+    return this.inIdOrder(this.byAuthor, author.id, `author ${author.id}`)
+  }
+
+  /** A tag's id and the ids of the quotes carrying it in id order; undefined for an unknown tag. */
+  tagIds(slug: string): TagIds | undefined {
+    const tag = this.tag(slug)
+    return tag && { id: tag.id, nums: this.inIdOrder(this.byTag, tag.id, `tag ${tag.id}`) }
+  }
+
+  private inIdOrder(index: GroupIndex, group: number, key: string): Int32Array {
+    let nums = this.idOrdered.get(key)
     if (!nums) {
-      const [lo, hi] = this.byAuthor.range(author.id)
-      nums = this.byAuthor.nums.slice(lo, hi).sort()
-      this.authorNums.set(author.id, nums)
+      const [lo, hi] = index.range(group)
+      nums = index.nums.slice(lo, hi).sort()
+      this.idOrdered.set(key, nums)
     }
     return nums
   }

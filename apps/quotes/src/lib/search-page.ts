@@ -6,6 +6,8 @@ import { quoteItem, type StoredQuote } from './stored-quote.js'
 export interface SearchPage {
   info: PageInfo
   term: string
+  /** The tag searched within, if any. */
+  tag?: string
   total: number
   /** The total is an estimate (a term with more matches than are counted exactly). */
   estimated: boolean
@@ -41,10 +43,11 @@ export function searchPageObject(page: SearchPage): SearchResponse {
   }
 }
 
-/** Links a page's navigation uses (nice URLs, keeping the term and a non-default limit). */
+/** Links a page's navigation uses (nice URLs, keeping the term, tag and a non-default limit). */
 export function searchLinks(page: SearchPage, defaultLimit = SEARCH_DEFAULT_LIMIT) {
   const params = new URLSearchParams()
   if (page.term !== '') params.set('term', page.term)
+  if (page.tag !== undefined) params.set('tag', page.tag)
   if (page.info.limit !== defaultLimit) params.set('limit', String(page.info.limit))
   return pageLinks(`/search?${params.toString()}`, page.info)
 }
