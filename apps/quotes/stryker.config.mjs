@@ -1,11 +1,13 @@
-// Mutation testing of quotes' pure code (negotiation, pagination, ETags, search terms) by its
-// unit tests (pnpm test:mutation). The rest of src/lib: stryker.integration.config.mjs.
+// Mutation testing of quotes' pure code (negotiation, pagination, ETags, search terms, the
+// refresher) by its unit tests (pnpm test:mutation). The rest of src/lib:
+// stryker.integration.config.mjs.
 import { strykerConfig } from '../../stryker.base.mjs'
 
 export const unitFiles = [
   'src/lib/etag.ts',
   'src/lib/negotiate.ts',
   'src/lib/pagination.ts',
+  'src/lib/refresher.ts',
   'src/lib/search-page.ts',
   'src/lib/search-term.ts',
   'src/lib/stored-quote.ts',

@@ -54,8 +54,20 @@ const TERM = Type.Optional(
   }),
 )
 
+const SEARCH_TAG = Type.Optional(
+  Type.String({
+    pattern: SLUG_PATTERN,
+    maxLength: 100,
+    description:
+      'A tag slug (see /api/tags): only quotes carrying that tag; a tag no quote carries ' +
+      'gives an empty page',
+    examples: ['wisdom'],
+  }),
+)
+
 export const SearchQuery = Type.Object({
   term: TERM,
+  tag: SEARCH_TAG,
   page: Type.Optional(PositiveIntegerParam(PAGE_DESCRIPTION)),
   limit: Type.Optional(PositiveIntegerParam(LIMIT_DESCRIPTION)),
 })
@@ -68,6 +80,7 @@ const PositiveInteger = (description: string) =>
 /** SearchQuery as documented: `page` and `limit` are integers (sent as decimal digits). */
 export const SearchQueryDocumented = Type.Object({
   term: TERM,
+  tag: SEARCH_TAG,
   page: Type.Optional(PositiveInteger(PAGE_DESCRIPTION)),
   limit: Type.Optional(PositiveInteger(LIMIT_DESCRIPTION)),
 })

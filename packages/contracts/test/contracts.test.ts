@@ -59,6 +59,13 @@ describe('quote schemas', () => {
     }
     expect(Value.Check(SearchQuery, { term: 'x'.repeat(201) })).toBe(false)
   })
+
+  it('SearchQuery takes a tag slug only', () => {
+    expect(Value.Check(SearchQuery, { tag: 'self-help' })).toBe(true)
+    for (const tag of ['', 'Self Help', 'self--help', '-x', 'x'.repeat(101)]) {
+      expect(Value.Check(SearchQuery, { tag })).toBe(false)
+    }
+  })
 })
 
 describe('author and tag schemas', () => {

@@ -1,6 +1,9 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { GroupIndex } from './group-index.js'
+import { Refresher } from './refresher.js'
+import { fold } from './slug.js'
+import type { TagIds } from './tag-search.js'
 
 export interface AuthorEntry {
   id: number
@@ -23,11 +26,6 @@ export interface RandomFilter {
   tag?: TagEntry
   minLength?: number
   maxLength?: number
-}
-
-/** Lower case without accents: `Anaïs` and `anais` compare equal. */
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
 const byName = (a: { name: string }, b: { name: string }) =>
@@ -93,8 +91,7 @@ async function loadIndex(pool: pg.Pool, rowsSql: string): Promise<GroupIndex> {
  */
 export class Catalog {
   version = 0
-  private loadedAt = 0
-  private refreshing: Promise<void> | undefined
+  private readonly refresher: Refresher
   private authorsByName: AuthorEntry[] = []
   private authorsByCount: AuthorEntry[] = []
   private authorBySlug = new Map<string, AuthorEntry>()
@@ -108,16 +105,19 @@ export class Catalog {
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
   })
-  /** An author's quote ids in id order (their pages), computed once per author. */
-  private readonly authorNums = new LRUCache<number, Int32Array>({
+  /** An author's or a tag's quote ids in id order (pages, search), computed once per group. */
+  private readonly idOrdered = new LRUCache<string, Int32Array>({
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (ids) => Math.max(ids.byteLength, 16),
   })
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly refreshMs: number,
-  ) {}
+    refreshMs: number,
+    onRefreshError?: (error: unknown) => void,
+  ) {
+    this.refresher = new Refresher(() => this.load(), refreshMs, onRefreshError)
+  }
 
   async load(): Promise<void> {
     // One index after the other: each passes through a few tens of MB of parsed arrays at a
@@ -155,8 +155,8 @@ export class Catalog {
     this.tagList = tagEntries
     this.tagBySlug = new Map(tagEntries.map((tag) => [tag.slug, tag]))
     this.intersections.clear()
-    this.authorNums.clear()
-    this.loadedAt = Date.now()
+    this.idOrdered.clear()
+    this.refresher.loaded()
     this.version += 1
   }
 
@@ -177,31 +177,19 @@ export class Catalog {
     return this.first
   }
 
-  /** Starts a background reload when the catalog is older than refreshMs. */
-  maybeRefresh(): void {
-    if (this.refreshing || Date.now() - this.loadedAt < this.refreshMs) return
-    this.refreshing = this.load()
-      .catch(() => {
-        this.loadedAt = Date.now()
-      })
-      .finally(() => {
-        this.refreshing = undefined
-      })
-  }
-
   author(slug: string): AuthorEntry | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.authorBySlug.get(slug)
   }
 
   tag(slug: string): TagEntry | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.tagBySlug.get(slug)
   }
 
   /** Authors whose name contains `term` (accents and case ignored), by name or by count. */
   authors(term: string, sort: 'name' | 'count'): AuthorEntry[] {
-    this.maybeRefresh()
+    this.refresher.maybe()
     const list = sort === 'count' ? this.authorsByCount : this.authorsByName
     if (term === '') return list
     const folded = fold(term)
@@ -210,24 +198,34 @@ export class Catalog {
 
   /** Tags by number of quotes, most first. */
   tags(): TagEntry[] {
-    this.maybeRefresh()
+    this.refresher.maybe()
     return this.tagList
   }
 
   /** The author's quote ids in id order. */
   quotesOf(author: AuthorEntry): Int32Array {
-    let nums = this.authorNums.get(author.id)
+    return this.inIdOrder(this.byAuthor, author.id, `author ${author.id}`)
+  }
+
+  /** A tag's id and the ids of the quotes carrying it in id order; undefined for an unknown tag. */
+  tagIds(slug: string): TagIds | undefined {
+    const tag = this.tag(slug)
+    return tag && { id: tag.id, nums: this.inIdOrder(this.byTag, tag.id, `tag ${tag.id}`) }
+  }
+
+  private inIdOrder(index: GroupIndex, group: number, key: string): Int32Array {
+    let nums = this.idOrdered.get(key)
     if (!nums) {
-      const [lo, hi] = this.byAuthor.range(author.id)
-      nums = this.byAuthor.nums.slice(lo, hi).sort()
-      this.authorNums.set(author.id, nums)
+      const [lo, hi] = index.range(group)
+      nums = index.nums.slice(lo, hi).sort()
+      this.idOrdered.set(key, nums)
     }
     return nums
   }
 
   /** A quote id drawn uniformly among those matching every filter; undefined when none does. */
   pick(filter: RandomFilter, random = Math.random): number | undefined {
-    this.maybeRefresh()
+    this.refresher.maybe()
     const { author, tag, minLength: min = 0, maxLength: max = Number.MAX_SAFE_INTEGER } = filter
     if (author && tag) {
       const ids = this.intersection(author.id, tag.id, min, max)

@@ -1,21 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { etagOf, sendCacheable } from './etag.js'
 import { pageLinks, pagingLinkHeader } from './link-header.js'
-import { negotiate } from './negotiate.js'
 import type { PageInfo } from './pagination.js'
-import { JSON_TYPE, sendPage, TEXT_TYPE } from './respond.js'
-
-/** The paging members of a paged JSON body (as the search page has them), and `status`. */
-export function pagingMembers(info: PageInfo) {
-  return {
-    current_page: info.current_page,
-    limit: info.limit,
-    next_page: info.next_page,
-    previous_page: info.previous_page,
-    total_pages: info.total_pages,
-    status: 200 as const,
-  }
-}
+import { sendNegotiated } from './respond.js'
 
 export interface PagedResource {
   info: PageInfo
@@ -41,17 +27,15 @@ export function sendPaged(
 ) {
   reply
     .header('cache-control', cacheControl)
-    .header('vary', 'Accept')
     .header('link', pagingLinkHeader(request.url, resource.info))
-  const format = negotiate(request.headers.accept)
-  if (format === 'html') {
-    return sendPage(request, reply, resource.view, true, {
+  return sendNegotiated(request, reply, {
+    view: resource.view,
+    data: () => ({
       title: resource.title,
       page: resource.page(),
       links: pageLinks(request.url, resource.info),
-    })
-  }
-  const body = format === 'json' ? JSON.stringify(resource.json()) : resource.text()
-  reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE)
-  return sendCacheable(request, reply, etagOf(body), body)
+    }),
+    json: resource.json,
+    text: resource.text,
+  })
 }

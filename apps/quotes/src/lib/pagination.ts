@@ -30,3 +30,15 @@ export function pageInfo(total: number, page: number, limit: number): PageInfo {
     offset: (page - 1) * limit,
   }
 }
+
+/** The paging members of a paged JSON body (search, authors, an author's quotes), and `status`. */
+export function pagingMembers(info: PageInfo) {
+  return {
+    current_page: info.current_page,
+    limit: info.limit,
+    next_page: info.next_page,
+    previous_page: info.previous_page,
+    total_pages: info.total_pages,
+    status: 200 as const,
+  }
+}

@@ -1,15 +1,19 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { corpusFits, loadCorpusIds } from './corpus-ids.js'
+import { Refresher } from './refresher.js'
 import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
 import { loadSearchSample } from './search-sample.js'
 import { type StoredQuote, storedQuote } from './stored-quote.js'
+import { intersectSorted, type TagIds, taggedMatches, taggedPage } from './tag-search.js'
 
 export interface QuoteStoreOptions {
   /** Quotes kept in memory. A corpus no larger than this is loaded whole. */
   cacheMax: number
   /** Milliseconds between reloads of the corpus view (ids, and the quotes of a small corpus). */
   refreshMs: number
+  /** Told of a failed reload (the store keeps serving what it has). */
+  onRefreshError?: (error: unknown) => void
 }
 
 export interface SearchResult {
@@ -32,6 +36,12 @@ const QUOTE_ROWS = 'SELECT num, quote, author, author_slug, tags FROM quote_view
 
 const EMPTY = new Int32Array(0)
 
+interface TaggedContext {
+  term: string
+  matches: TermMatches
+  tag: TagIds
+}
+
 /**
  * Read side of the corpus. Postgres is the source of truth; memory holds:
  * - the sorted ids of every quote (4 bytes each), for uniform random picks and unfiltered pages;
@@ -44,23 +54,31 @@ export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
   /** Search's sample of the corpus (see search-sample.ts). */
   sample: readonly string[] = []
-  private loadedAt = 0
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
-  private refreshing: Promise<void> | undefined
+  private readonly refresher: Refresher
   private readonly quotes: LRUCache<number, StoredQuote>
   private readonly matches: LRUCache<string, TermMatches>
+  /** Per tag and term (a term with more than EXACT_LIMIT matches), as `matches` (tag-search.ts). */
+  private readonly tagged: LRUCache<string, TermMatches, TaggedContext>
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly opts: QuoteStoreOptions,
   ) {
+    this.refresher = new Refresher(() => this.load(), opts.refreshMs, opts.onRefreshError)
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
       // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
       maxSize: 8 * 1024 * 1024,
       sizeCalculation: (m) => m.ids.byteLength + 64,
       fetchMethod: (term) => termMatches(this.pool, this, term),
+    })
+    this.tagged = new LRUCache({
+      maxSize: 8 * 1024 * 1024,
+      sizeCalculation: (m) => m.ids.byteLength + 64,
+      fetchMethod: (_key, _stale, { context }) =>
+        taggedMatches(this.pool, this, context.term, context.matches, context.tag),
     })
   }
 
@@ -86,24 +104,17 @@ export class QuoteStore implements CorpusIds {
     // Swapped in without an await in between: requests never see a half-loaded view.
     this.quotes.clear()
     this.matches.clear()
+    this.tagged.clear()
     if (fits) for (const row of rows) this.remember(row)
     this.nums = nums
     this.sample = sample
-    this.loadedAt = Date.now()
+    this.refresher.loaded()
     this.version += 1
   }
 
   /** Starts a background reload when the corpus view is older than refreshMs. */
   maybeRefresh(): void {
-    if (this.refreshing || Date.now() - this.loadedAt < this.opts.refreshMs) return
-    this.refreshing = this.load()
-      .catch(() => {
-        // Keep serving what we have; the next request after refreshMs tries again.
-        this.loadedAt = Date.now()
-      })
-      .finally(() => {
-        this.refreshing = undefined
-      })
+    this.refresher.maybe()
   }
 
   private remember(row: Row): StoredQuote {
@@ -140,16 +151,36 @@ export class QuoteStore implements CorpusIds {
 
   /**
    * Quotes whose text or author contains `term` (case-insensitive; 1-2 letters or digits: that
-   * word), ordered by id. Totals above EXACT_LIMIT are estimates.
+   * word), among those carrying `tag` when one is given, ordered by id. Totals above EXACT_LIMIT
+   * are estimates.
    */
-  async search(term: string, offset: number, limit: number): Promise<SearchResult> {
+  async search(term: string, offset: number, limit: number, tag?: TagIds): Promise<SearchResult> {
     this.maybeRefresh()
-    if (term === '') return this.pageOf(this.nums, offset, limit)
+    if (term === '') return this.pageOf(tag?.nums ?? this.nums, offset, limit)
     const matches = await this.matches.fetch(term)
     if (!matches) return { total: 0, estimated: false, results: [] }
+    if (tag) return this.searchTagged(term, matches, tag, offset, limit)
     if (!matches.estimated) return this.pageOf(matches.ids, offset, limit)
     const nums = await estimatedPage(this.pool, this, term, matches, offset, limit)
     return { total: matches.total, estimated: true, results: await this.getMany(nums) }
+  }
+
+  /** A term within a tag (see tag-search.ts). */
+  private async searchTagged(
+    term: string,
+    matches: TermMatches,
+    tag: TagIds,
+    offset: number,
+    limit: number,
+  ): Promise<SearchResult> {
+    if (!matches.estimated)
+      return this.pageOf(intersectSorted(matches.ids, tag.nums), offset, limit)
+    const context = { term, matches, tag }
+    const within = await this.tagged.fetch(`${tag.id}|${term}`, { context })
+    if (!within) return { total: 0, estimated: false, results: [] }
+    if (!within.estimated) return this.pageOf(within.ids, offset, limit)
+    const nums = await taggedPage(this.pool, term, tag.id, offset, limit)
+    return { total: within.total, estimated: true, results: await this.getMany(nums) }
   }
 
   /** A page of a list of ids known whole (so its total is exact). */

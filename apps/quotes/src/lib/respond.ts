@@ -29,6 +29,27 @@ export async function sendPage(
   return sendBody(request, reply, html, cacheable ? etagOf(html) : undefined)
 }
 
+/** A cacheable resource in the three negotiated formats (each built only when asked for). */
+export interface Negotiated {
+  view: string
+  /** The view's data (`title` and what the view reads). */
+  data: () => Record<string, unknown>
+  /** The JSON body, as an object. */
+  json: () => unknown
+  /** The plain-text body. */
+  text: () => string
+}
+
+/** Sends a resource as a page, JSON or plain text by the Accept header, with its ETag. */
+export function sendNegotiated(request: FastifyRequest, reply: FastifyReply, resource: Negotiated) {
+  reply.header('vary', 'Accept')
+  const format = negotiate(request.headers.accept)
+  if (format === 'html') return sendPage(request, reply, resource.view, true, resource.data())
+  const body = format === 'json' ? JSON.stringify(resource.json()) : resource.text()
+  reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE)
+  return sendCacheable(request, reply, etagOf(body), body)
+}
+
 /** The origin absolute links are built on: PUBLIC_URL when set, else the request's own. */
 export function originOf(request: FastifyRequest): string {
   return request.server.publicUrl || `${request.protocol}://${request.host}`

@@ -1,10 +1,13 @@
 import { SEARCH_DEFAULT_LIMIT, type SearchResponse } from '@repo/contracts'
-import type { PageInfo } from './pagination.js'
+import { pageLinks } from './link-header.js'
+import { type PageInfo, pagingMembers } from './pagination.js'
 import { quoteItem, type StoredQuote } from './stored-quote.js'
 
 export interface SearchPage {
   info: PageInfo
   term: string
+  /** The tag searched within, if any. */
+  tag?: string
   total: number
   /** The total is an estimate (a term with more matches than are counted exactly). */
   estimated: boolean
@@ -31,34 +34,20 @@ export function searchPageText(page: SearchPage): string {
 
 /** The object form, for templates and tests. */
 export function searchPageObject(page: SearchPage): SearchResponse {
-  const { info } = page
   return {
-    current_page: info.current_page,
-    limit: info.limit,
-    next_page: info.next_page,
-    previous_page: info.previous_page,
+    ...pagingMembers(page.info),
     results: page.results.map(quoteItem),
     search_term: page.term,
-    status: 200,
     total_quotes: page.total,
     total_is_estimate: page.estimated,
-    total_pages: info.total_pages,
   }
 }
 
-/** Links a page's navigation uses (nice URLs, keeping the term and a non-default limit). */
+/** Links a page's navigation uses (nice URLs, keeping the term, tag and a non-default limit). */
 export function searchLinks(page: SearchPage, defaultLimit = SEARCH_DEFAULT_LIMIT) {
-  const href = (n: number) => {
-    const params = new URLSearchParams()
-    if (page.term !== '') params.set('term', page.term)
-    if (page.info.limit !== defaultLimit) params.set('limit', String(page.info.limit))
-    params.set('page', String(n))
-    return `/search?${params.toString()}`
-  }
-  const { current_page, total_pages } = page.info
-  return {
-    previous: current_page > 1 ? href(Math.min(current_page - 1, total_pages)) : undefined,
-    next: current_page < total_pages ? href(current_page + 1) : undefined,
-    last: href(total_pages),
-  }
+  const params = new URLSearchParams()
+  if (page.term !== '') params.set('term', page.term)
+  if (page.tag !== undefined) params.set('tag', page.tag)
+  if (page.info.limit !== defaultLimit) params.set('limit', String(page.info.limit))
+  return pageLinks(`/search?${params.toString()}`, page.info)
 }

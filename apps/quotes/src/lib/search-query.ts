@@ -51,7 +51,7 @@ export interface CorpusIds {
   readonly sample: readonly string[]
 }
 
-interface Query {
+export interface Query {
   text: string
   values: unknown[]
 }
@@ -100,7 +100,7 @@ export function matchClause(kind: TermKind): { from: string; where: string; tabl
 }
 
 /** The parameters of matchClause's WHERE. */
-function values(term: string, kind: TermKind): unknown[] {
+export function matchValues(term: string, kind: TermKind): unknown[] {
   if (kind === 'scan') return [likePattern(term)]
   return kind === 'exact' ? [term, likePattern(term)] : [term]
 }
@@ -114,7 +114,7 @@ export function firstMatchesQuery(term: string): Query {
       `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
       `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
       `FROM ${from} WHERE ${where} LIMIT ${EXACT_LIMIT + 1}`,
-    values: values(term, kind),
+    values: matchValues(term, kind),
   }
 }
 
@@ -122,7 +122,7 @@ export function firstMatchesQuery(term: string): Query {
 export function pageQuery(term: string, offset: number, limit: number, below?: number): Query {
   const kind = termKind(term)
   const { from, where } = matchClause(kind)
-  const vals = values(term, kind)
+  const vals = matchValues(term, kind)
   const range = below === undefined ? '' : ` AND s.num <= $${vals.push(below)}`
   const o = vals.push(offset)
   const l = vals.push(limit)
@@ -142,7 +142,8 @@ export function inlined({ text, values }: Query): string {
   })
 }
 
-async function run(pool: pg.Pool, settings: string, query: Query): Promise<MatchRow[]> {
+/** Runs a query with plan settings, in one round trip (see above). */
+export async function run(pool: pg.Pool, settings: string, query: Query): Promise<MatchRow[]> {
   const results = (await pool.query(
     `${settings}; ${inlined(query)}`,
   )) as unknown as pg.QueryResult[]

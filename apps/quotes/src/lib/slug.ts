@@ -11,15 +11,17 @@ const TRANSLITERATE: Record<string, string> = {
   ı: 'i',
 }
 
+/** Lower case without accents: `Anaïs` and `anais` compare equal. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
 /**
  * A URL slug: ASCII lower-case letters and digits joined by single hyphens. Accents are dropped
  * (`Anaïs Nin` → `anais-nin`); a name with no Latin letter or digit at all gets `fallback`.
  */
 export function slugify(name: string, fallback = 'x'): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  const slug = fold(name)
     .replace(/[ßæœøłđðþı]/g, (c) => TRANSLITERATE[c] ?? '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

@@ -28,13 +28,13 @@ export class QuoteOfTheDay {
     if (this.memo?.day === day) return this.memo.num
     const candidate = this.store.randomNum()
     if (candidate === undefined) return undefined
-    await this.pool.query(
-      'INSERT INTO quote_of_the_day (day, num) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING',
-      [day, candidate],
-    )
+    // One statement: the first to ask inserts its draw; anyone else gets the stored one. The
+    // no-op update (not DO NOTHING, which returns no row) also sees a row another replica has
+    // just committed, which a SELECT in the same statement would not (its snapshot is older).
     const { rows } = await this.pool.query<{ num: number }>(
-      'SELECT num FROM quote_of_the_day WHERE day = $1',
-      [day],
+      `INSERT INTO quote_of_the_day (day, num) VALUES ($1, $2)
+       ON CONFLICT (day) DO UPDATE SET num = quote_of_the_day.num RETURNING num`,
+      [day, candidate],
     )
     const num = rows[0]?.num
     if (num !== undefined) this.memo = { day, num }

@@ -16,7 +16,9 @@ export interface CatalogPluginOptions {
 
 /** Authors, tags and the filtered-random indexes (see Catalog). */
 const catalogPlugin: FastifyPluginAsync<CatalogPluginOptions> = async (fastify, opts) => {
-  const catalog = new Catalog(fastify.pg, opts.refreshMs)
+  const catalog = new Catalog(fastify.pg, opts.refreshMs, (error) =>
+    fastify.log.warn({ err: error }, 'catalog reload failed: serving the last one'),
+  )
   fastify.decorate('catalog', catalog)
   if (opts.preload === false) return
   // Loaded in the background once the server is ready; routes await catalog.whenReady().

@@ -14,7 +14,11 @@ const quoteStorePlugin: FastifyPluginAsync<
     /** Load at start (default); false when only describing the API. */ preload?: boolean
   }
 > = async (fastify, { preload = true, ...opts }) => {
-  const store = new QuoteStore(fastify.pg, opts)
+  const store = new QuoteStore(fastify.pg, {
+    ...opts,
+    onRefreshError: (error) =>
+      fastify.log.warn({ err: error }, 'quote corpus reload failed: serving the last one'),
+  })
   if (preload) {
     await store.load()
     fastify.log.info({ quotes: store.size }, 'quote corpus loaded')

@@ -9,10 +9,10 @@ import {
 } from '@repo/contracts'
 import { HttpProblem, textProblem } from '@repo/service-kit'
 import type { AuthorEntry } from '../lib/catalog.js'
-import { pagingMembers, sendPaged } from '../lib/paged-response.js'
-import { clampLimit, pageInfo } from '../lib/pagination.js'
+import { sendPaged } from '../lib/paged-response.js'
+import { clampLimit, pageInfo, pagingMembers } from '../lib/pagination.js'
 import { quoteItem } from '../lib/stored-quote.js'
-import { negotiated, notModified, problem } from './schemas.js'
+import { cacheable, negotiated, problem } from './schemas.js'
 
 export interface AuthorRoutesOptions {
   cacheMaxAgeSeconds: number
@@ -24,11 +24,7 @@ const authorJson = (a: AuthorEntry): AuthorJson => ({
   quote_count: a.count,
 })
 
-const common = {
-  304: notModified,
-  400: problem('A parameter is invalid'),
-  429: problem('Too many requests from this address (hard ceiling)'),
-}
+const common = { ...cacheable, 400: problem('A parameter is invalid') }
 
 /** /api/authors and /api/authors/:slug, and the same pages at /authors and /authors/:slug. */
 const authorRoutes: FastifyPluginAsyncTypebox<AuthorRoutesOptions> = async (fastify, opts) => {

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache'
 import { etagOf, sendCacheable } from '../lib/etag.js'
 import { cardPng, cardSvg } from '../lib/share-card.js'
 import { parseQuoteId, type StoredQuote } from '../lib/stored-quote.js'
-import { notModified, problem } from './schemas.js'
+import { cacheable, problem } from './schemas.js'
 
 interface Card {
   svg: string
@@ -48,11 +48,7 @@ const cardRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = as
     return { key, card }
   }
 
-  const common = {
-    304: notModified,
-    404: problem('No quote has this id'),
-    429: problem('Too many requests from this address (hard ceiling)'),
-  }
+  const common = { ...cacheable, 404: problem('No quote has this id') }
 
   fastify.get(
     '/q/:id.svg',

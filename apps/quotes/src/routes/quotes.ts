@@ -14,6 +14,7 @@ import { highlightResults } from '../lib/highlight.js'
 import { pagingLinkHeader } from '../lib/link-header.js'
 import { type Format, negotiate } from '../lib/negotiate.js'
 import { clampLimit, pageInfo } from '../lib/pagination.js'
+import type { SearchResult } from '../lib/quote-store.js'
 import { hasFilter, sendFilteredRandom } from '../lib/random-filter.js'
 import { JSON_TYPE, sendPage, sendQuote, TEXT_TYPE } from '../lib/respond.js'
 import {
@@ -53,9 +54,13 @@ function sendRendered(
 /** The query fields search reads: control characters cannot be searched for (nor stored). */
 const SEARCH_FIELDS = {
   term: { maxLength: SEARCH_TERM_MAX_LENGTH },
+  tag: { maxLength: 100 },
   page: { maxLength: 20 },
   limit: { maxLength: 20 },
 }
+
+/** The search result of a tag no quote carries. */
+const NOTHING_FOUND: SearchResult = { total: 0, estimated: false, results: [] }
 
 /** The schema has checked the digits; this only turns them into a number. */
 const optionalInt = (value: string | undefined) => (value === undefined ? undefined : Number(value))
@@ -150,7 +155,10 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
             'Case-insensitive substring match on the quote text or the author name, ordered by id; ' +
             'a term of 1-2 letters or digits matches that whole word. Without a term, pages ' +
             'through every quote. Totals above 1,000 matches are estimates ' +
-            '(`total_is_estimate`: true; `total_pages` follows the estimate).',
+            '(`total_is_estimate`: true; `total_pages` follows the estimate). `tag` keeps the ' +
+            'quotes carrying that tag (slugs from `GET /api/tags`), with or without a term; a ' +
+            'tag no quote carries gives an empty page (200, `total_quotes` 0), as a term that ' +
+            'matches nothing does.',
           hide: url !== '/api/search',
           querystring: SearchQuery,
           response: searchResponses,
@@ -162,22 +170,33 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
         const invalid = textProblem(request.query, SEARCH_FIELDS)
         if (invalid) throw new HttpProblem('INVALID_REQUEST', invalid)
         const term = request.query.term ?? ''
+        const { tag } = request.query
         const limit = clampLimit(optionalInt(request.query.limit))
         const pageNumber = optionalInt(request.query.page) ?? 1
         const format = negotiate(request.headers.accept)
         reply.header('cache-control', cacheControl).header('vary', 'Accept')
         // Popular pages are served as stored bytes, without awaiting anything.
-        const key = `${store.version}|${format}|${limit}|${pageNumber}|${term}`
+        const within = tag === undefined ? '' : `${fastify.catalog.version}:${tag}`
+        const key = `${store.version}|${format}|${limit}|${pageNumber}|${within}|${term}`
         const cached = rendered.get(key)
         if (cached) {
           store.maybeRefresh()
           return sendRendered(request, reply, format, cached)
         }
 
-        return store.search(term, (pageNumber - 1) * limit, limit).then((found) => {
+        const offset = (pageNumber - 1) * limit
+        const searching =
+          tag === undefined
+            ? store.search(term, offset, limit)
+            : fastify.catalog.whenReady().then(() => {
+                const ids = fastify.catalog.tagIds(tag)
+                return ids ? store.search(term, offset, limit, ids) : NOTHING_FOUND
+              })
+        return searching.then((found) => {
           const page: SearchPage = {
             info: pageInfo(found.total, pageNumber, limit),
             term,
+            ...(tag === undefined ? {} : { tag }),
             total: found.total,
             estimated: found.estimated,
             results: found.results,
@@ -186,8 +205,9 @@ const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (fastif
           if (format === 'html') {
             reply.header('link', link)
             return sendPage(request, reply, 'search', true, {
-              title: term ? `Search: ${term}` : 'All quotes',
+              title: `${term ? `Search: ${term}` : 'All quotes'}${tag ? `, tagged ${tag}` : ''}`,
               term,
+              tag,
               page: searchPageObject(page),
               marked: highlightResults(page.results, term),
               links: searchLinks(page),

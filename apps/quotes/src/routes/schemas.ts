@@ -18,19 +18,22 @@ export function negotiated(description: string, json: unknown, jsonType = 'appli
 export const problem = (description: string) =>
   negotiated(description, Type.Ref('Problem'), 'application/problem+json')
 
-export const quoteResponses = {
-  200: negotiated('The quote: JSON object, its text only, or a page', QuoteResponse),
-  429: problem('Too many requests from this address (hard ceiling)'),
+const tooManyRequests = problem('Too many requests from this address (hard ceiling)')
+
+/** What every cacheable route answers besides its own: 304 to If-None-Match, and 429. */
+export const cacheable = {
+  304: { description: 'Not modified (If-None-Match matched the ETag)', type: 'null' },
+  429: tooManyRequests,
 }
 
-export const notModified = {
-  description: 'Not modified (If-None-Match matched the ETag)',
-  type: 'null',
+export const quoteResponses = {
+  200: negotiated('The quote: JSON object, its text only, or a page', QuoteResponse),
+  429: tooManyRequests,
 }
 
 export const quoteByIdResponses = {
   ...quoteResponses,
-  304: notModified,
+  ...cacheable,
   400: problem('The id is longer than 64 characters'),
   404: problem('No quote has this id'),
 }
@@ -40,7 +43,6 @@ export const searchResponses = {
     'A search page: JSON object, the texts one per line, or a page with pagination links',
     SearchResponse,
   ),
-  304: notModified,
+  ...cacheable,
   400: problem('A parameter is invalid'),
-  429: problem('Too many requests from this address (hard ceiling)'),
 }

@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { type TagsResponse, TagsResponse as TagsResponseSchema } from '@repo/contracts'
-import { etagOf, sendCacheable } from '../lib/etag.js'
-import { negotiate } from '../lib/negotiate.js'
-import { JSON_TYPE, sendPage, TEXT_TYPE } from '../lib/respond.js'
-import { negotiated, notModified, problem } from './schemas.js'
+import { sendNegotiated } from '../lib/respond.js'
+import { cacheable, negotiated } from './schemas.js'
 
 /** /api/tags and /tags: every tag with its slug and quote count, most used first. */
 const tagRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = async (
@@ -26,32 +24,22 @@ const tagRoutes: FastifyPluginAsyncTypebox<{ cacheMaxAgeSeconds: number }> = asy
           hide: url !== '/api/tags',
           response: {
             200: negotiated('Tags: JSON, `slug<TAB>count` lines, or a page', TagsResponseSchema),
-            304: notModified,
-            429: problem('Too many requests from this address (hard ceiling)'),
+            ...cacheable,
           },
         },
       },
       async (request, reply) => {
         await fastify.catalog.whenReady()
         const tags = fastify.catalog.tags()
-        reply.header('cache-control', cacheControl).header('vary', 'Accept')
-        const format = negotiate(request.headers.accept)
-        if (format === 'html')
-          return sendPage(request, reply, 'tags', true, { title: 'Tags', tags: tagJson() })
-        const body =
-          format === 'json'
-            ? JSON.stringify({
-                results: tagJson(),
-                total_tags: tags.length,
-                status: 200,
-              } satisfies TagsResponse)
-            : tags.map((t) => `${t.slug}\t${t.count}\n`).join('')
-        reply.type(format === 'json' ? JSON_TYPE : TEXT_TYPE)
-        return sendCacheable(request, reply, etagOf(body), body)
-
-        function tagJson() {
-          return tags.map((t) => ({ slug: t.slug, name: t.name, quote_count: t.count }))
-        }
+        const results = () =>
+          tags.map((t) => ({ slug: t.slug, name: t.name, quote_count: t.count }))
+        reply.header('cache-control', cacheControl)
+        return sendNegotiated(request, reply, {
+          view: 'tags',
+          data: () => ({ title: 'Tags', tags: results() }),
+          json: (): TagsResponse => ({ results: results(), total_tags: tags.length, status: 200 }),
+          text: () => tags.map((t) => `${t.slug}\t${t.count}\n`).join(''),
+        })
       },
     )
   }

@@ -3,7 +3,7 @@ import { TodayResponse } from '@repo/contracts'
 import { HttpProblem } from '@repo/service-kit'
 import { sendQuote } from '../lib/respond.js'
 import { nextUtcMidnight, QuoteOfTheDay, utcDay } from '../lib/today.js'
-import { negotiated, notModified, problem } from './schemas.js'
+import { cacheable, negotiated, problem } from './schemas.js'
 
 export interface TodayRoutesOptions {
   /** The clock (tests move it); the wall clock by default. */
@@ -32,8 +32,7 @@ const todayRoutes: FastifyPluginAsyncTypebox<TodayRoutesOptions> = async (fastif
               'The quote of the day: JSON with its date, its text, or a page',
               TodayResponse,
             ),
-            304: notModified,
-            429: problem('Too many requests from this address (hard ceiling)'),
+            ...cacheable,
             503: problem('There are no quotes yet'),
           },
         },

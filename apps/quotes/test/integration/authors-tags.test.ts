@@ -109,8 +109,13 @@ describe('tags', () => {
       quote_count: 1090,
     })
     expect(res.headers.etag).toBeDefined()
+    expect(res.headers.vary).toBe('Accept')
     const text = await t.app.inject({ url: '/api/tags' })
+    expect(text.headers['content-type']).toBe('text/plain; charset=utf-8')
     expect(text.body.split('\n')[0]).toBe('famous-quotes\t1090')
+    const page = await t.app.inject({ url: '/tags', headers: { accept: 'text/html' } })
+    expect(page.headers.etag).toBeDefined()
+    expect(page.body).toContain('<a href="/?tag=famous-quotes">Famous Quotes</a>')
   })
 
   it('puts tags on quotes in JSON and HTML', async () => {

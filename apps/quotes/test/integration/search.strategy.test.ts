@@ -127,15 +127,17 @@ describe('totals: exact up to EXACT_LIMIT, estimated above', () => {
     expect(got).toEqual(expected.slice(100, 120))
   })
 
-  it('renders an estimate as “About N quotes” in HTML', async () => {
+  it('renders an estimate as “About N quotes” (and its pager as “of about”) in HTML', async () => {
     const res = await t.app.inject({ url: '/search?term=the', headers: { accept: 'text/html' } })
     expect(res.statusCode).toBe(200)
     expect(res.body).toMatch(/About [\d,]+ quotes, page 1 of about [\d,]+\./)
+    expect(res.body).toMatch(/<span aria-current="page">Page 1 of about [\d,]+<\/span>/)
     const exact = await t.app.inject({
       url: '/search?term=wisdom',
       headers: { accept: 'text/html' },
     })
     expect(exact.body).not.toContain('About')
+    expect(exact.body).toMatch(/<span aria-current="page">Page 1 of \d+<\/span>/)
   })
 })
 

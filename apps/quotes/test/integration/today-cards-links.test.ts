@@ -1,6 +1,8 @@
 import { TodayResponse } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { QuoteStore } from '../../src/lib/quote-store.js'
+import { QuoteOfTheDay } from '../../src/lib/today.js'
 import { createTestApp, type TestApp } from '../support/test-app.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
@@ -45,6 +47,20 @@ describe('GET /api/today', () => {
       "SELECT num FROM quote_of_the_day WHERE day = '2026-03-02'",
     )
     expect(`q${stored.rows[0]?.num}`).toBe(today.id)
+  })
+
+  it('is drawn once when replicas ask at the same moment, each with its own draw', async () => {
+    const draws = [1, 2, 3, 4, 5, 6, 7, 8]
+    const replicas = draws.map(
+      (num) => new QuoteOfTheDay(t.app.pg, { randomNum: () => num } as QuoteStore),
+    )
+    const nums = await Promise.all(replicas.map((replica) => replica.num('2026-04-01')))
+    expect(new Set(nums).size).toBe(1)
+    expect(draws).toContain(nums[0])
+    const stored = await t.app.pg.query<{ num: number }>(
+      "SELECT num FROM quote_of_the_day WHERE day = '2026-04-01'",
+    )
+    expect(stored.rows).toEqual([{ num: nums[0] }])
   })
 
   it('has a page and a plain-text form', async () => {

@@ -5,7 +5,7 @@ import { highlight } from '../../src/lib/highlight.js'
 import { pagingLinkHeader } from '../../src/lib/link-header.js'
 import { pageInfo } from '../../src/lib/pagination.js'
 import { escapeXml, wrap } from '../../src/lib/share-card.js'
-import { slugify, uniqueSlugs } from '../../src/lib/slug.js'
+import { fold, slugify, uniqueSlugs } from '../../src/lib/slug.js'
 import { syntheticGenerator } from '../../src/lib/synthetic.js'
 import { nextUtcMidnight, utcDay } from '../../src/lib/today.js'
 
@@ -16,6 +16,11 @@ describe('slugs', () => {
     expect(slugify('Søren Kierkegaard')).toBe('soren-kierkegaard')
     expect(slugify('J.R.R. Tolkien')).toBe('j-r-r-tolkien')
     expect(slugify('孔子', 'author')).toBe('author')
+  })
+
+  it('start from the folded name: lower case, accents dropped, everything else kept', () => {
+    expect(fold('Anaïs NIN, Søren')).toBe('anais nin, søren')
+    expect(fold('ﬁne Ǆ')).toBe('fine dz')
   })
 
   it('disambiguate collisions in input order', () => {

@@ -86,7 +86,7 @@ export interface paths {
         };
         /**
          * Search quotes
-         * @description Case-insensitive substring match on the quote text or the author name, ordered by id; a term of 1-2 letters or digits matches that whole word. Without a term, pages through every quote. Totals above 1,000 matches are estimates (`total_is_estimate`: true; `total_pages` follows the estimate).
+         * @description Case-insensitive substring match on the quote text or the author name, ordered by id; a term of 1-2 letters or digits matches that whole word. Without a term, pages through every quote. Totals above 1,000 matches are estimates (`total_is_estimate`: true; `total_pages` follows the estimate). `tag` keeps the quotes carrying that tag (slugs from `GET /api/tags`), with or without a term; a tag no quote carries gives an empty page (200, `total_quotes` 0), as a term that matches nothing does.
          */
         get: operations["searchQuotes"];
         put?: never;
@@ -574,6 +574,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: number;
+                /**
+                 * @description A tag slug (see /api/tags): only quotes carrying that tag; a tag no quote carries gives an empty page
+                 * @example wisdom
+                 */
+                tag?: string;
                 /** @description Case-insensitive substring of the quote text or the author name; a term of 1-2 letters or digits matches that whole word */
                 term?: string;
             };

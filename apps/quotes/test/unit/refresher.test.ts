@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Refresher } from '../../src/lib/refresher.js'
+
+describe('Refresher', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** A refresher whose loads finish when told to, counting them. */
+  function setup(fail = false) {
+    const finish: (() => void)[] = []
+    const errors: unknown[] = []
+    let loads = 0
+    const refresher: Refresher = new Refresher(
+      () => {
+        loads += 1
+        return new Promise<void>((resolve, reject) => {
+          finish.push(() => {
+            if (fail) reject(new Error('down'))
+            else {
+              refresher.loaded()
+              resolve()
+            }
+          })
+        })
+      },
+      1000,
+      (error) => errors.push(error),
+    )
+    return { refresher, finish, errors, loads: () => loads }
+  }
+
+  it('reloads on use once the view is older than its period, one load at a time', async () => {
+    const { refresher, finish, loads } = setup()
+    refresher.loaded()
+    refresher.maybe()
+    expect(loads()).toBe(0)
+    vi.advanceTimersByTime(1000)
+    refresher.maybe()
+    refresher.maybe()
+    expect(loads()).toBe(1)
+    finish[0]?.()
+    await vi.runAllTimersAsync()
+    refresher.maybe()
+    expect(loads()).toBe(1)
+    vi.advanceTimersByTime(1000)
+    refresher.maybe()
+    expect(loads()).toBe(2)
+  })
+
+  it('reports a failed reload and waits a period before the next try', async () => {
+    const { refresher, finish, errors, loads } = setup(true)
+    refresher.maybe()
+    finish[0]?.()
+    await vi.runAllTimersAsync()
+    expect(errors).toEqual([new Error('down')])
+    refresher.maybe()
+    expect(loads()).toBe(1)
+    vi.advanceTimersByTime(1000)
+    refresher.maybe()
+    expect(loads()).toBe(2)
+  })
+})
