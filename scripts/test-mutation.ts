@@ -6,10 +6,14 @@
  * incremental: a re-run tests only mutants whose code or tests changed. Reports (HTML, JSON,
  * incremental files) go to reports/mutation/<run>/ (git-ignored).
  *
- * Usage: pnpm test:mutation [--only <run>] [--mutate <file>]... [--force] [--report-table [--readme]]
+ * Usage: pnpm test:mutation [--only <run>] [--mutate <file>]... [--tests <glob>]... [--force]
+ *        [--report-table [--readme]]
  *   --only <run>      one run (repeatable): contracts, service-kit-unit, quotes-unit, ...
  *   --mutate <file>   only this file (path from the repository root; repeatable); only the runs
  *                     that mutate it run
+ *   --tests <glob>    only these test files (relative to the run's package; repeatable): for an
+ *                     integration run, the files that exercise the mutated one. Fewer tests can
+ *                     only kill fewer mutants, so the score is a lower bound of the suite's.
  *   --force           ignore the incremental files (test every mutant again)
  *   --report-table    print the per-file table (Markdown) from the JSON reports; runs nothing
  *   --readme          with --report-table: also write the table into README.md
@@ -27,6 +31,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 function parseArgs(argv: string[]) {
   const only: string[] = []
   const mutate: string[] = []
+  const tests: string[] = []
   let force = false
   let table = false
   let list = false
@@ -40,6 +45,7 @@ function parseArgs(argv: string[]) {
     }
     if (arg === '--only') only.push(value())
     else if (arg === '--mutate') mutate.push(value())
+    else if (arg === '--tests') tests.push(value())
     else if (arg === '--force') force = true
     else if (arg === '--report-table') table = true
     else if (arg === '--list') list = true
@@ -49,7 +55,7 @@ function parseArgs(argv: string[]) {
   for (const name of only) {
     if (!RUNS.some((run) => run.name === name)) throw new Error(`no run named ${name}`)
   }
-  return { only, mutate, force, table, list, readme }
+  return { only, mutate, tests, force, table, list, readme }
 }
 
 function sh(command: string, args: string[], cwd: string): number {
@@ -83,6 +89,8 @@ async function main(): Promise<number> {
   // The apps' tests import the workspace packages' built output.
   if (sh('pnpm', ['turbo', 'run', 'build', '--filter=@repo/service-kit...'], ROOT) !== 0) return 1
   const stryker = join(ROOT, 'node_modules', '.bin', 'stryker')
+  // Read by stryker.base.mjs when each run's config is loaded (in Stryker's process).
+  if (options.tests.length > 0) process.env.MUTATION_ONLY_TESTS = options.tests.join(',')
   const failed: string[] = []
   for (const { run, files } of runs) {
     const dir = join(ROOT, run.dir)

@@ -71,4 +71,25 @@ describe('window counter', () => {
       await redis.start()
     }
   }, 60_000)
+
+  it('forgets a name on reset (a successful log-in), in Redis and in memory', async () => {
+    now += REDIS_RETRY_MS
+    const c = counter('wc-reset:')
+    await c.hit('w')
+    await c.hit('w')
+    await c.reset('w')
+    expect((await c.hit('w')).hits).toBe(1)
+    await redis.stop()
+    try {
+      now += REDIS_RETRY_MS
+      expect((await c.hit('v')).hits).toBe(1)
+      expect((await c.hit('v')).hits).toBe(2)
+      // Redis cannot be told: the reset still clears the count kept here, and says Redis is down.
+      await c.reset('v')
+      expect(state.isUp).toBe(false)
+      expect((await c.hit('v')).hits).toBe(1)
+    } finally {
+      await redis.start()
+    }
+  }, 60_000)
 })

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { FeatureOptionsError } from '../../../src/features/options.js'
+import { FeatureTimeoutError, PoolOverloadedError } from '../../../src/features/pool.js'
+import { featureProblem } from '../../../src/lib/feature-problems.js'
+
+describe('what a failed feature call answers', () => {
+  it("makes invalid options the client's 400, counted", () => {
+    const outcome = featureProblem(new FeatureOptionsError('options.limit must be at most 50'))
+    expect(outcome?.refund).toBe(false)
+    expect(outcome?.problem).toMatchObject({
+      code: 'INVALID_REQUEST',
+      statusCode: 400,
+      message: 'options.limit must be at most 50',
+    })
+  })
+
+  it('answers a call past its budget 503 FEATURE_TIMEOUT, retry in 5 s, given back to the quota', () => {
+    const outcome = featureProblem(
+      new FeatureTimeoutError('The stats feature did not finish within 5000 ms.'),
+    )
+    expect(outcome?.refund).toBe(true)
+    expect(outcome?.problem).toMatchObject({
+      code: 'FEATURE_TIMEOUT',
+      statusCode: 503,
+      message:
+        'The stats feature did not finish within 5000 ms. It was stopped and not counted against your quota; retry, or send a smaller text.',
+      headers: { 'retry-after': '5' },
+    })
+  })
+
+  it('answers a full pool 503 OVERLOADED, retry in 2 s, given back to the quota', () => {
+    const outcome = featureProblem(new PoolOverloadedError('full'))
+    expect(outcome?.refund).toBe(true)
+    expect(outcome?.problem).toMatchObject({
+      code: 'OVERLOADED',
+      statusCode: 503,
+      message:
+        'Every feature worker is busy and the queue is full; not counted against your quota: retry shortly.',
+      headers: { 'retry-after': '2' },
+    })
+  })
+
+  it('leaves any other error to the error handler', () => {
+    expect(featureProblem(new Error('bug'))).toBeUndefined()
+    expect(featureProblem('not even an error')).toBeUndefined()
+  })
+})
