@@ -6,8 +6,10 @@ import { strykerConfig } from '../../stryker.base.mjs'
 export const unitFiles = [
   'src/lib/etag.ts',
   'src/lib/negotiate.ts',
+  'src/lib/paged-response.ts',
   'src/lib/pagination.ts',
   'src/lib/refresher.ts',
+  'src/lib/respond.ts',
   'src/lib/search-page.ts',
   'src/lib/search-term.ts',
   'src/lib/stored-quote.ts',
