@@ -5,6 +5,9 @@ import { strykerConfig } from '../../stryker.base.mjs'
 
 export const unitFiles = [
   'src/lib/etag.ts',
+  'src/lib/group-index.ts',
+  'src/lib/highlight.ts',
+  'src/lib/link-header.ts',
   'src/lib/negotiate.ts',
   'src/lib/paged-response.ts',
   'src/lib/pagination.ts',
