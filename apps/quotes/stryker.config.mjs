@@ -15,6 +15,7 @@ export const unitFiles = [
   'src/lib/respond.ts',
   'src/lib/search-page.ts',
   'src/lib/search-term.ts',
+  'src/lib/slug.ts',
   'src/lib/stored-quote.ts',
 ]
 
