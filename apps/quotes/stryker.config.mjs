@@ -19,6 +19,7 @@ export const unitFiles = [
   'src/lib/share-card.ts',
   'src/lib/slug.ts',
   'src/lib/stored-quote.ts',
+  'src/lib/synthetic.ts',
 ]
 
 export default strykerConfig({
