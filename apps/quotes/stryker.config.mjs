@@ -12,6 +12,7 @@ export const unitFiles = [
   'src/lib/negotiate.ts',
   'src/lib/paged-response.ts',
   'src/lib/pagination.ts',
+  'src/lib/progress.ts',
   'src/lib/refresher.ts',
   'src/lib/respond.ts',
   'src/lib/search-page.ts',
