@@ -13,8 +13,8 @@ export function progressBar(label: string, total: number): SingleBar {
       notTTYSchedule: 5_000,
       hideCursor: true,
       etaBuffer: 20,
-      formatValue: (value, _options, type) =>
-        type === 'value' || type === 'total' ? value.toLocaleString('en') : String(value),
+      // Counts with thousands separators; the percentage (a string of at most 100) reads the same.
+      formatValue: (value) => value.toLocaleString('en'),
     },
     Presets.shades_classic,
   )

@@ -22,10 +22,11 @@ export function fold(text: string): string {
  */
 export function slugify(name: string, fallback = 'x'): string {
   const slug = fold(name)
-    .replace(/[ßæœøłđðþı]/g, (c) => TRANSLITERATE[c] ?? '')
+    .replace(/[ßæœøłđðþı]/g, (c) => TRANSLITERATE[c] as string)
+    // Every run of other characters is one hyphen: at most one at each end, or at the cut.
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-  return slug === '' ? fallback : slug.slice(0, 80).replace(/-+$/, '')
+    .replace(/^-|-$/g, '')
+  return slug === '' ? fallback : slug.slice(0, 80).replace(/-$/, '')
 }
 
 /**

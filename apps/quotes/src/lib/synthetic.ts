@@ -34,6 +34,7 @@ export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
   function word(): string {
     const target = random() * total
     let lo = 0
+    // Stryker disable next-line ArithmeticOperator: the target is below the total, so the search never reaches past the last word
     let hi = cumulative.length - 1
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
@@ -51,6 +52,7 @@ export function syntheticGenerator(corpus: SeedQuote[], seed = 42) {
     return {
       quote: `${text.charAt(0).toUpperCase()}${text.slice(1)}.`,
       author: authors[Math.floor(random() * authors.length)] as string,
+      // Stryker disable next-line ArrayDeclaration: only an empty corpus has no tag list to draw (nor words, nor authors)
       tags: tagLists[Math.floor(random() * tagLists.length)] ?? [],
     }
   }

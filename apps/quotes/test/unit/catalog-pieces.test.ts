@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseIntList } from '../../src/lib/catalog.js'
 import { GroupIndex } from '../../src/lib/group-index.js'
-import { highlight } from '../../src/lib/highlight.js'
+import { highlight, highlightResults } from '../../src/lib/highlight.js'
 import { pagingLinkHeader } from '../../src/lib/link-header.js'
 import { pageInfo } from '../../src/lib/pagination.js'
 import { escapeXml, wrap } from '../../src/lib/share-card.js'
@@ -68,6 +68,23 @@ describe('highlight', () => {
       { text: ' c', mark: false },
     ])
     expect(highlight('abc', '')).toEqual([{ text: 'abc', mark: false }])
+  })
+
+  it("splits each search result's quote and author alike", () => {
+    const results = [
+      { quote: 'Owls hoot', author: 'Owl' },
+      { quote: 'Quiet', author: 'A. Nonymous' },
+    ]
+    expect(highlightResults(results, 'owl')).toEqual([
+      {
+        quote: [
+          { text: 'Owl', mark: true },
+          { text: 's hoot', mark: false },
+        ],
+        author: [{ text: 'Owl', mark: true }],
+      },
+      { quote: [{ text: 'Quiet', mark: false }], author: [{ text: 'A. Nonymous', mark: false }] },
+    ])
   })
 })
 
