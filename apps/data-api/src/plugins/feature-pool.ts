@@ -36,7 +36,10 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
       this.set({ state: 'running' }, pool.running)
     },
   })
-  fastify.log.info({ threads: pool.threads, max_queue: opts.maxQueue, nice: opts.nice }, 'feature pool started')
+  fastify.log.info(
+    { threads: pool.threads, max_queue: opts.maxQueue, nice: opts.nice },
+    'feature pool started',
+  )
   fastify.addHook('onClose', async () => pool.close())
 }
 

@@ -28,7 +28,10 @@ describe('feature thread priority', () => {
     const before = threadsAt(nice)
     const pool = createFeaturePool({ threads: 2, maxQueue: 2, timeoutMs: 60_000, nice })
     try {
-      await Promise.all([pool.run('stats', 'One.', undefined), pool.run('stats', 'Two.', undefined)])
+      await Promise.all([
+        pool.run('stats', 'One.', undefined),
+        pool.run('stats', 'Two.', undefined),
+      ])
       expect(threadsAt(nice) - before).toBe(2)
       expect(niceByThread().get(process.pid)).toBe(own)
     } finally {
