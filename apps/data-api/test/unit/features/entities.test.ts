@@ -50,6 +50,30 @@ describe('entities', () => {
   })
 })
 
+describe('entities: the names', () => {
+  it('collapses the spaces inside a name', () => {
+    expect(run('Barack  Obama visited Paris.').people).toEqual(['Barack Obama'])
+    expect(run('Dr.  John   Smith came.').people).toEqual(['John Smith'])
+  })
+
+  it('drops one-letter names and names without a capital, and keeps two-letter ones', () => {
+    expect(run('Mr. X went to Paris.').people).toEqual([])
+    expect(run('He met Ms. Jo in Paris.').people).toEqual(['Jo'])
+    expect(run('Obama went to paris and london.').places).toEqual([])
+  })
+
+  it('strips the punctuation around a name, however much there is', () => {
+    expect(run('Visit ...Paris... now').places).toEqual(['Paris'])
+    expect(run('I love «Paris» and "(Berlin)" a lot.').places).toEqual(['Paris', 'Berlin'])
+    expect(run('He lives in (New York).').places).toEqual(['New York'])
+  })
+
+  it("removes a possessive 's at the end of a name only", () => {
+    expect(run("Obama's dog barked.").people).toEqual(['Obama'])
+    expect(run("Domino's Pizza opened in Paris.").organisations).toEqual(["Domino's Pizza"])
+  })
+})
+
 describe('entities on long texts', () => {
   it('tags only new capitalised words, so a name repeated all along costs nothing more', () => {
     const text = `${'Barack Obama spoke in Paris. '.repeat(20_000)}Angela Merkel came later.`

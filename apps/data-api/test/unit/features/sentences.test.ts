@@ -5,6 +5,7 @@ import {
   sentencesOf,
   sentencesOfParagraph,
 } from '../../../src/features/sentences.js'
+import { meter } from '../../../src/features/work.js'
 
 describe('paragraphsOf', () => {
   it.each([
@@ -44,6 +45,7 @@ describe('sentences', () => {
 
   it.each([
     'Dr. Smith left.',
+    'Mr. Smith left.',
     'Mr. and Mrs. Jones came.',
     'J. R. R. Tolkien wrote it.',
     'See fig. Three for it.',
@@ -63,6 +65,11 @@ describe('sentences', () => {
     expect(all('... !!! Yes.')).toEqual(['Yes.'])
     expect(all('!!! ??? ...')).toEqual([])
     expect([...sentencesOfParagraph('Ask Dr.')]).toEqual(['Ask Dr.'])
+  })
+
+  it('reports the text it hands ICU to the work meter, line breaks read as spaces', () => {
+    const work = meter.measure(() => [...sentencesOf('One line\r\nwrapped. Two.')])
+    expect(work['icu-sentences']).toEqual({ calls: 1, units: 22, largest: 22 })
   })
 
   it('finds CJK sentences', () => {

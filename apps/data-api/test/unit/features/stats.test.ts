@@ -64,6 +64,8 @@ describe('stats', () => {
     ['한국어', 3],
     ['a\r\nb', 3],
     ['a\nb', 3],
+    ['\u06001', 1], // Arabic number sign, joined to the digit after it
+    ['\u1100가', 1], // a leading jamo joined to the Hangul syllable after it
   ])('counts %j as %i characters', (text, characters) => {
     expect(run(text).characters).toBe(characters)
   })
@@ -80,6 +82,19 @@ describe('stats', () => {
     expect(result.words).toBe(3)
     expect(result.average_word_length).toBe(8) // (4 + 9 + 11) / 3
     expect(run('don’t').words).toBe(1)
+    expect(run('well\u2010known').words).toBe(1) // Unicode hyphen
+    expect(run('well\u2011known').words).toBe(1) // non-breaking hyphen
+  })
+
+  it('counts a word after a leading hyphen', () => {
+    expect(run('-5 degrees').words).toBe(2)
+    expect(run('-word').words).toBe(1)
+    expect(run('minus -5 degrees').words).toBe(3)
+  })
+
+  it('averages word length in letters, not UTF-16 code units', () => {
+    // Gothic letters are outside the BMP: two code units each, one letter.
+    expect(run('𐌰𐌱𐌲 abc').average_word_length).toBe(3)
   })
 
   it('does not count punctuation, emoji or lone hyphens as words', () => {
@@ -120,6 +135,7 @@ describe('stats', () => {
     ['a\n\n\nb', 4, 2],
     ['a\r\n \r\nb\r\n', 3, 2],
     ['a\rb', 2, 1],
+    ['a\r\rb', 3, 2],
     ['  \n\t\n', 2, 0],
   ])('counts the lines and paragraphs of %j as %i and %i', (text, lines, paragraphs) => {
     const result = run(text)
