@@ -15,10 +15,9 @@ export const reportsDir = join(root, 'reports', 'mutation')
  * @param {string[]} run.mutate    files to mutate, relative to the package
  * @param {string[]} run.tests    the test files that may run (globs, relative to the package)
  * @param {number} [run.concurrency] workers (the machine has 2 shared cores)
- * @param {'threads' | 'forks'} [run.pool] where vitest runs the tests (Stryker's default: threads)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function strykerConfig({ name, mutate, tests, concurrency = 2, pool = 'threads' }) {
+export function strykerConfig({ name, mutate, tests, concurrency = 2 }) {
   const out = join(reportsDir, name)
   // Read by vitest.mutation.config.ts in Stryker's workers (they inherit the environment).
   // MUTATION_ONLY_TESTS (pnpm test:mutation --tests) narrows a run to some of its test files: a
@@ -30,7 +29,7 @@ export function strykerConfig({ name, mutate, tests, concurrency = 2, pool = 'th
     // by its resolved entry file (installed at the root).
     plugins: [fileURLToPath(import.meta.resolve('@stryker-mutator/vitest-runner'))],
     testRunner: 'vitest',
-    vitest: { configFile: join(root, 'vitest.mutation.config.ts'), pool },
+    vitest: { configFile: join(root, 'vitest.mutation.config.ts') },
     mutate,
     // TypeScript 7 has no JavaScript API for Stryker's tsconfig rewriting: name no tsconfig, and
     // put the sandboxes in <root>/.stryker-tmp-<run>/sandbox-*, as deep as every package (apps/x,

@@ -28,8 +28,4 @@ export default strykerConfig({
   // The feature pool's own tests time real threads against budgets: on a loaded machine, under
   // Stryker's instrumentation, they fail the initial run. pool.ts and worker.ts are left to them.
   tests: ['test/unit/**/*.test.ts', '!test/unit/features/pool*.test.ts'],
-  // thread-priority.test.ts checks the main thread's id against the process id: in a worker
-  // thread (Stryker's default pool) it fails the initial run of every file its imports reach
-  // (options.ts, index.ts, thread-priority.ts).
-  pool: 'forks',
 })
