@@ -52,7 +52,7 @@ function preview(value: unknown): string {
 }
 
 /** What a value must be, in words, read from its JSON Schema. */
-function expectation(schema: TSchema): string {
+export function expectation(schema: TSchema): string {
   const s = schema as Record<string, unknown>
   if (Array.isArray(s.enum)) return `one of ${list(s.enum)}`
   if (s.const !== undefined) return `"${String(s.const)}"`

@@ -48,3 +48,20 @@ describe('password strength (zxcvbn-ts)', () => {
     expect(performance.now() - started).toBeLessThan(10_000)
   })
 })
+
+describe('userInputsOf', () => {
+  it('gives zxcvbn the address, its local part, the parts of that and the domain name, of 3 characters or more', () => {
+    expect(userInputsOf('abc.de+xyz@mail.example.org')).toEqual([
+      'abc.de+xyz@mail.example.org',
+      'abc.de+xyz',
+      'abc',
+      'xyz',
+      'mail',
+    ])
+    expect(userInputsOf('jo_li-ann@ab.io')).toEqual(['jo_li-ann@ab.io', 'jo_li-ann', 'ann'])
+  })
+
+  it('takes a string without @ as a local part alone', () => {
+    expect(userInputsOf('nobody')).toEqual(['nobody', 'nobody', 'nobody'])
+  })
+})
