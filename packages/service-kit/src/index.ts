@@ -35,7 +35,11 @@ export {
 } from './plugins/problems.js'
 export type { RedisPluginOptions } from './plugins/redis.js'
 export type { ResponseStep } from './plugins/response-pipeline.js'
-export { type SharedCounterOptions, sharedCounterStore } from './rate-limit-store.js'
+export {
+  REDIS_RETRY_MS,
+  type SharedCounterOptions,
+  sharedCounterStore,
+} from './rate-limit-store.js'
 export { createRedisClient, isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
 export { seededRandom } from './seeded-random.js'

@@ -72,6 +72,12 @@ export interface SharedCounterOptions {
  */
 export type RateLimitStore = FastifyRateLimitStore
 
+/**
+ * After a Redis failure, how long a counter counts locally before asking Redis again, so an
+ * unresponsive Redis (each command waits for its timeout) does not slow every request down.
+ */
+export const REDIS_RETRY_MS = 1_000
+
 /** Clients (addresses) a store remembers per route; the least recently seen go first. */
 const CLIENTS_PER_ROUTE = 100_000
 
@@ -84,8 +90,7 @@ export function sharedCounterStore(
     redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE })
   }
 
-  // After a failure, count locally for a second before asking Redis again, so an unresponsive
-  // Redis (each command waits for its timeout) does not slow every request down.
+  // After a failure, counted locally for REDIS_RETRY_MS.
   let retryAt = 0
 
   return class SharedCounterStore implements RateLimitStore {
@@ -155,7 +160,7 @@ export function sharedCounterStore(
       const reply = await opts.state
         .track(client.rateLimitLease(`${this.prefix}${key}`, want, max, timeWindow))
         .catch((error: unknown) => {
-          retryAt = Date.now() + 1_000
+          retryAt = Date.now() + REDIS_RETRY_MS
           throw error
         })
       const [granted = 0, used = 0, ttl = timeWindow] = reply

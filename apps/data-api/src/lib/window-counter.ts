@@ -1,4 +1,4 @@
-import type { DependencyState, RedisClient } from '@repo/service-kit'
+import { type DependencyState, REDIS_RETRY_MS, type RedisClient } from '@repo/service-kit'
 import { LRUCache } from 'lru-cache'
 
 // Counts one hit and starts the window with the first; returns {hits, seconds left}.
@@ -20,14 +20,11 @@ export interface WindowCount {
   ttl: number
 }
 
-/** After a failure, how long hits are counted in memory before Redis is asked again. */
-export const REDIS_RETRY_MS = 1_000
-
 /**
  * Hits per name in a fixed window, counted atomically in Redis (one key, one round trip: shared
  * by replicas, fine on a cluster) and in memory, per instance, while Redis is unreachable. After
- * a failure the counter stays in memory for REDIS_RETRY_MS before asking Redis again, so an
- * unresponsive Redis (each command waits for its timeout) does not slow every log-in down.
+ * a failure the counter stays in memory for the kit's REDIS_RETRY_MS, as the rate-limit store
+ * does.
  */
 export class WindowCounter {
   private readonly redis: RedisWithHit

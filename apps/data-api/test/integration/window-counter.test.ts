@@ -1,7 +1,12 @@
-import { createRedisClient, DependencyState, type RedisClient } from '@repo/service-kit'
+import {
+  createRedisClient,
+  DependencyState,
+  REDIS_RETRY_MS,
+  type RedisClient,
+} from '@repo/service-kit'
 import { type PrivateRedis, startPrivateRedis, waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REDIS_RETRY_MS, WindowCounter } from '../../src/lib/window-counter.js'
+import { WindowCounter } from '../../src/lib/window-counter.js'
 
 /*
  * The login and sign-up throttles' counter on a Redis of the test's own, which it stops: shared
