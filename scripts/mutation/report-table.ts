@@ -54,7 +54,7 @@ export async function mergeReports(root: string): Promise<Record<string, FileSco
   const mergedPath = join(reportsDir, 'files.json')
   const merged: Record<string, FileScore> = existsSync(mergedPath)
     ? JSON.parse(readFileSync(mergedPath, 'utf8'))
-    : {}
+    : readmeTable(join(root, 'README.md'))
   const owned = new Map<string, (file: string) => boolean>()
   for (const run of RUNS) {
     const globs = await mutateGlobs(root, run)
@@ -82,6 +82,38 @@ export async function mergeReports(root: string): Promise<Record<string, FileSco
   }
   writeFileSync(mergedPath, `${JSON.stringify(merged, null, 2)}\n`)
   return merged
+}
+
+const START = '<!-- mutation-table:start -->'
+const END = '<!-- mutation-table:end -->'
+/** Older than any report: a file measured again replaces its README row. */
+const README_AT = new Date(0).toISOString()
+
+/**
+ * The README's table as merged entries: files.json lives under the git-ignored reports/, so a
+ * fresh clone starts from the last published figures, and a run of one file updates one row.
+ */
+export function readmeTable(readme: string): Record<string, FileScore> {
+  const entries: Record<string, FileScore> = {}
+  if (!existsSync(readme)) return entries
+  const table = readFileSync(readme, 'utf8').split(START)[1]?.split(END)[0] ?? ''
+  const row = /^\| (\S+) \| [\d.]+%(?: ✗)? \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\S+) \|$/
+  for (const line of table.split('\n')) {
+    const match = row.exec(line)
+    if (!match) continue
+    const [, file = '', killed, timeout, survived, noCoverage, run = ''] = match
+    entries[file] = {
+      killed: Number(killed),
+      timeout: Number(timeout),
+      survived: Number(survived),
+      noCoverage: Number(noCoverage),
+      errors: 0,
+      ignored: 0,
+      run,
+      at: README_AT,
+    }
+  }
+  return entries
 }
 
 function runPackage(run: string): string {
@@ -119,13 +151,11 @@ export async function printReportTable(root: string, readme?: string): Promise<n
   console.log(table)
   if (readme !== undefined) {
     const text = readFileSync(readme, 'utf8')
-    const start = '<!-- mutation-table:start -->'
-    const end = '<!-- mutation-table:end -->'
-    const [before, rest] = text.split(start)
-    const after = rest?.split(end)[1]
+    const [before, rest] = text.split(START)
+    const after = rest?.split(END)[1]
     if (before === undefined || after === undefined)
       throw new Error(`no table markers in ${readme}`)
-    writeFileSync(readme, `${before}${start}\n${table}\n${end}${after}`)
+    writeFileSync(readme, `${before}${START}\n${table}\n${END}${after}`)
   }
   return 0
 }
