@@ -18,19 +18,21 @@ import { setPriority } from 'node:os'
  * cores, 4 runs each): /health p99 37–62 ms at nice 0, 32–50 ms at 10, 25–48 ms at 19.
  */
 
-/** This thread's id (Linux), or undefined where /proc/thread-self does not exist. */
-export function threadId(): number | undefined {
+/**
+ * This thread's id (Linux: /proc/thread-self links to `<pid>/task/<tid>`), or undefined where that
+ * link does not exist.
+ */
+export function threadId(link = '/proc/thread-self'): number | undefined {
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
-    return Number.isInteger(tid) && tid > 0 ? tid : undefined
+    return Number(readlinkSync(link).split('/').pop())
   } catch {
     return undefined
   }
 }
 
 /** Sets the calling thread's nice value; false where the system cannot (not Linux). */
-export function lowerThreadPriority(nice: number): boolean {
-  const tid = threadId()
+export function lowerThreadPriority(nice: number, link?: string): boolean {
+  const tid = threadId(link)
   if (tid === undefined || nice === 0) return false
   setPriority(tid, nice)
   return true

@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { PasswordStrength, userInputsOf, weakPassword } from '../../src/lib/password-strength.js'
+import {
+  MIN_SCORE,
+  PasswordStrength,
+  userInputsOf,
+  weakPassword,
+} from '../../src/lib/password-strength.js'
 
 // The real zxcvbn-ts with its dictionaries, in its worker thread.
 const strength = new PasswordStrength()
@@ -25,6 +30,17 @@ describe('password strength (zxcvbn-ts)', () => {
     expect((await judge('sunshine2024'))?.message).toMatch(/too weak/)
   })
 
+  it('says only that a weak password is easy to guess when zxcvbn has no warning for it', async () => {
+    const weak = await judge('jumpingjacks')
+    expect(weak?.message).toBe('That password is too weak: it would be easy to guess.')
+    expect(weak?.suggestions.length).toBeGreaterThan(0)
+  })
+
+  it('accepts a password scored exactly at the minimum', async () => {
+    expect((await strength.check('kx9vq2mzlp', [])).score).toBe(MIN_SCORE)
+    expect(await judge('kx9vq2mzlp')).toBeUndefined()
+  })
+
   it('uses the e-mail address against the password', async () => {
     const email = 'zorbulon.quimby@example.com'
     const alone = await strength.check('zorbulonquimby', [])
@@ -35,7 +51,10 @@ describe('password strength (zxcvbn-ts)', () => {
   })
 
   it('keeps the length rules', async () => {
-    expect((await judge('Xy7!'))?.message).toMatch(/at least 10/)
+    expect(await judge('Xy7!')).toEqual({
+      message: expect.stringMatching(/^That password is too weak\. .*at least 10/),
+      suggestions: [],
+    })
     expect((await judge(`${'correct horse battery staple '.repeat(7)}`))?.message).toMatch(
       /at most 200/,
     )

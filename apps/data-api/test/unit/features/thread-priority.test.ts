@@ -44,6 +44,29 @@ describe('feature thread priority', () => {
   }, 60_000)
 
   it('changes nothing at nice 0', () => {
+    const self = threadId() as number
+    const own = niceByThread().get(self)
     expect(lowerThreadPriority(0)).toBe(false)
+    expect(niceByThread().get(self)).toBe(own)
+  })
+
+  it('lowers the calling thread, and that thread only', () => {
+    // Run here, in the test's own thread (under Stryker, code in other threads is never mutated).
+    // A lower priority for the rest of this file's thread harms nothing; a higher one would need
+    // privileges.
+    const self = threadId() as number
+    const before = niceByThread()
+    const own = before.get(self) as number
+    const nice = Math.min(own + 1, 19)
+    expect(lowerThreadPriority(nice)).toBe(true)
+    const after = niceByThread()
+    expect(after.get(self)).toBe(nice)
+    for (const [tid, value] of after)
+      if (tid !== self && before.has(tid)) expect(value).toBe(before.get(tid))
+  })
+
+  it('does nothing where the system has no thread id to give', () => {
+    expect(threadId('/proc/no-such-link')).toBeUndefined()
+    expect(lowerThreadPriority(5, '/proc/no-such-link')).toBe(false)
   })
 })
