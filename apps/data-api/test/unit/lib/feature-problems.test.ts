@@ -14,29 +14,31 @@ describe('what a failed feature call answers', () => {
     })
   })
 
-  it('answers a call past its budget 503 FEATURE_TIMEOUT, retry in 5 s, given back to the quota', () => {
-    const outcome = featureProblem(
-      new FeatureTimeoutError('The stats feature did not finish within 5000 ms.'),
-    )
-    expect(outcome?.refund).toBe(true)
-    expect(outcome?.problem).toMatchObject({
+  it.each([
+    {
+      why: 'a call past its budget 503 FEATURE_TIMEOUT, retry in 5 s',
+      error: new FeatureTimeoutError('The stats feature did not finish within 5000 ms.'),
       code: 'FEATURE_TIMEOUT',
-      statusCode: 503,
       message:
         'The stats feature did not finish within 5000 ms. It was stopped and not counted against your quota; retry, or send a smaller text.',
-      headers: { 'retry-after': '5' },
-    })
-  })
-
-  it('answers a full pool 503 OVERLOADED, retry in 2 s, given back to the quota', () => {
-    const outcome = featureProblem(new PoolOverloadedError('full'))
-    expect(outcome?.refund).toBe(true)
-    expect(outcome?.problem).toMatchObject({
+      retryAfter: '5',
+    },
+    {
+      why: 'a full pool 503 OVERLOADED, retry in 2 s',
+      error: new PoolOverloadedError('full'),
       code: 'OVERLOADED',
-      statusCode: 503,
       message:
         'Every feature worker is busy and the queue is full; not counted against your quota: retry shortly.',
-      headers: { 'retry-after': '2' },
+      retryAfter: '2',
+    },
+  ])('answers $why, given back to the quota', ({ error, code, message, retryAfter }) => {
+    const outcome = featureProblem(error)
+    expect(outcome?.refund).toBe(true)
+    expect(outcome?.problem).toMatchObject({
+      code,
+      statusCode: 503,
+      message,
+      headers: { 'retry-after': retryAfter },
     })
   })
 
