@@ -5,6 +5,7 @@
 import { strykerConfig } from '../../stryker.base.mjs'
 
 export const unitFiles = [
+  'src/bounded-cache.ts',
   'src/config.ts',
   'src/errors.ts',
   'src/redact.ts',
@@ -22,6 +23,7 @@ export default strykerConfig({
   name: 'service-kit-unit',
   mutate: unitFiles,
   tests: [
+    'test/bounded-cache*.test.ts',
     'test/config*.test.ts',
     'test/errors*.test.ts',
     'test/redact*.test.ts',

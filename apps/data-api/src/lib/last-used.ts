@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache'
+import { boundedCache } from '@repo/service-kit'
 
 /**
  * Records when keys are used without a write per request: uses are collected in memory and
@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache'
  */
 export class LastUsedWriter {
   private pending = new Map<string, Date>()
-  private readonly seen = new LRUCache<string, Date>({ max: 50_000 })
+  private readonly seen = boundedCache<string, Date>(50_000)
   private timer: NodeJS.Timeout | undefined
 
   constructor(

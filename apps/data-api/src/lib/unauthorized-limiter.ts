@@ -1,5 +1,5 @@
 import { normalizeIP } from '@fastify/rate-limit'
-import { LRUCache } from 'lru-cache'
+import { boundedCache } from '@repo/service-kit'
 import type { WindowCounter } from './window-counter.js'
 
 /**
@@ -9,7 +9,7 @@ import type { WindowCounter } from './window-counter.js'
  * block itself is kept in memory, learnt by each instance on its next 401 from that address.
  */
 export class UnauthorizedLimiter {
-  private readonly blockedUntil = new LRUCache<string, number>({ max: 100_000 })
+  private readonly blockedUntil = boundedCache<string, number>(100_000)
 
   constructor(
     private readonly counter: WindowCounter,

@@ -1,5 +1,9 @@
-import { type DependencyState, REDIS_RETRY_MS, type RedisClient } from '@repo/service-kit'
-import { LRUCache } from 'lru-cache'
+import {
+  boundedCache,
+  type DependencyState,
+  REDIS_RETRY_MS,
+  type RedisClient,
+} from '@repo/service-kit'
 
 // Counts one hit and starts the window with the first; returns {hits, seconds left}.
 const HIT = `
@@ -28,7 +32,7 @@ export interface WindowCount {
  */
 export class WindowCounter {
   private readonly redis: RedisWithHit
-  private readonly local = new LRUCache<string, { hits: number; until: number }>({ max: 100_000 })
+  private readonly local = boundedCache<string, { hits: number; until: number }>(100_000)
   private retryAt = 0
 
   constructor(
