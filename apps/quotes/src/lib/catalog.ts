@@ -64,9 +64,15 @@ async function loadIndex(pool: pg.Pool, rowsSql: string): Promise<GroupIndex> {
             string_agg(n::text, ',') AS n
        FROM (${rowsSql} ORDER BY 1, 2, 3) AS s(g, l, n)`,
   )
-  const g = parseIntList(rows[0]?.g ?? null)
-  const l = parseIntList(rows[0]?.l ?? null)
-  const n = parseIntList(rows[0]?.n ?? null)
+  return groupIndexOf(
+    parseIntList(rows[0]?.g ?? null),
+    parseIntList(rows[0]?.l ?? null),
+    parseIntList(rows[0]?.n ?? null),
+  )
+}
+
+/** The index of (group, length, num) triples, sorted first if they are not in index order. */
+export function groupIndexOf(g: Int32Array, l: Int32Array, n: Int32Array): GroupIndex {
   const after = (i: number, j: number) =>
     (g[i] as number) - (g[j] as number) ||
     (l[i] as number) - (l[j] as number) ||

@@ -157,8 +157,7 @@ export class QuoteStore implements CorpusIds {
   async search(term: string, offset: number, limit: number, tag?: TagIds): Promise<SearchResult> {
     this.maybeRefresh()
     if (term === '') return this.pageOf(tag?.nums ?? this.nums, offset, limit)
-    const matches = await this.matches.fetch(term)
-    if (!matches) return { total: 0, estimated: false, results: [] }
+    const matches = await this.matches.forceFetch(term)
     if (tag) return this.searchTagged(term, matches, tag, offset, limit)
     if (!matches.estimated) return this.pageOf(matches.ids, offset, limit)
     const nums = await estimatedPage(this.pool, this, term, matches, offset, limit)
@@ -176,8 +175,7 @@ export class QuoteStore implements CorpusIds {
     if (!matches.estimated)
       return this.pageOf(intersectSorted(matches.ids, tag.nums), offset, limit)
     const context = { term, matches, tag }
-    const within = await this.tagged.fetch(`${tag.id}|${term}`, { context })
-    if (!within) return { total: 0, estimated: false, results: [] }
+    const within = await this.tagged.forceFetch(`${tag.id}|${term}`, { context })
     if (!within.estimated) return this.pageOf(within.ids, offset, limit)
     const nums = await taggedPage(this.pool, term, tag.id, offset, limit)
     return { total: within.total, estimated: true, results: await this.getMany(nums) }
@@ -185,9 +183,8 @@ export class QuoteStore implements CorpusIds {
 
   /** A page of a list of ids known whole (so its total is exact). */
   private async pageOf(ids: Int32Array, offset: number, limit: number): Promise<SearchResult> {
-    const total = ids.length
-    const results = offset >= total ? [] : await this.getMany(ids.subarray(offset, offset + limit))
-    return { total, estimated: false, results }
+    const results = await this.getMany(ids.subarray(offset, offset + limit))
+    return { total: ids.length, estimated: false, results }
   }
 
   /** The quotes of `nums` in that order (ids deleted meanwhile are skipped). */
