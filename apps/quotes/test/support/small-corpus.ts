@@ -2,7 +2,7 @@ import { migrate } from '@repo/service-kit'
 import { createTestDatabase, type TestDatabase } from '@repo/service-kit/testing'
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
-import { backfillAuthors } from '../../src/lib/catalog-sync.js'
+import { ensureAuthors } from '../../src/lib/catalog-sync.js'
 import { type SeedQuote, seedQuotes } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
 
@@ -42,11 +42,12 @@ export const SMALL_SEED: SeedQuote[] = [
  * even ones "even"; every third carries the tag `wisdom`.
  */
 export async function addSynthetic(pool: pg.Pool, count: number): Promise<void> {
+  await ensureAuthors(pool, ['Synthetic Author'])
   await pool.query(
-    `INSERT INTO quotes (num, quote, author, source)
+    `INSERT INTO quotes (num, quote, author, source, author_id)
      SELECT 1000 + i, 'The owl number ' || i || CASE WHEN i % 2 = 0 THEN ' is even' ELSE '' END,
-            'Synthetic Author', 'synthetic'
-       FROM generate_series(1, $1::int) AS i`,
+            a.name, 'synthetic', a.id
+       FROM generate_series(1, $1::int) AS i, authors a WHERE a.name = 'Synthetic Author'`,
     [count],
   )
   await pool.query(
@@ -54,12 +55,22 @@ export async function addSynthetic(pool: pg.Pool, count: number): Promise<void> 
      SELECT t.id, 1000 + i FROM tags t, generate_series(3, $1::int, 3) AS i WHERE t.slug = 'wisdom'`,
     [count],
   )
-  await backfillAuthors(pool)
 }
 
 export interface SmallCorpus {
   db: TestDatabase
   pool: pg.Pool
+}
+
+/** Migrates the database and seeds SMALL_SEED (a test app's prepareDatabase). */
+export async function prepareSmallDatabase(databaseUrl: string): Promise<void> {
+  await migrate({ databaseUrl, dir: paths.migrations })
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
+  try {
+    await seedQuotes(pool, SMALL_SEED, { onlyIfEmpty: false })
+  } finally {
+    await pool.end()
+  }
 }
 
 /** A fresh migrated database holding SMALL_SEED (and `synthetic` synthetic quotes), analyzed. */
@@ -68,9 +79,8 @@ export async function createSmallCorpus(
   { synthetic = 0 }: { synthetic?: number } = {},
 ): Promise<SmallCorpus> {
   const db = await createTestDatabase(`quotes_${label}`)
-  await migrate({ databaseUrl: db.url, dir: paths.migrations })
+  await prepareSmallDatabase(db.url)
   const pool = new pg.Pool({ connectionString: db.url, max: 3 })
-  await seedQuotes(pool, SMALL_SEED, { onlyIfEmpty: false })
   if (synthetic > 0) await addSynthetic(pool, synthetic)
   await pool.query('ANALYZE quotes, quote_search, quote_tags')
   return { db, pool }

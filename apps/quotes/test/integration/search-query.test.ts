@@ -1,0 +1,153 @@
+import type { QueryResult } from 'pg'
+import { describe, expect, it } from 'vitest'
+import * as search from '../../src/lib/search-query.js'
+import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { likePattern } from '../../src/lib/search-term.js'
+import { TAG_PLAN_SETTINGS, taggedMatches, taggedPageQuery } from '../../src/lib/tag-search.js'
+import { useSmallCorpus } from '../support/small-corpus.js'
+
+// 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third
+// tagged wisdom).
+const c = useSmallCorpus('search_query', { synthetic: 4000 })
+
+async function corpus(sample: readonly string[] = []): Promise<search.CorpusIds> {
+  const { rows } = await c.pool.query<{ num: number }>('SELECT num FROM quotes ORDER BY num')
+  return { size: rows.length, idAt: (i) => rows[i]?.num, sample }
+}
+
+async function truth(term: string): Promise<number[]> {
+  const { rows } = await c.pool.query<{ num: number }>(
+    'SELECT num FROM quotes WHERE search_text LIKE lower($1) ORDER BY num',
+    [likePattern(term)],
+  )
+  return rows.map((row) => row.num)
+}
+
+async function plan(settings: string, query: { text: string; values: unknown[] }) {
+  const results = (await c.pool.query(
+    `${settings}; EXPLAIN ${search.inlined(query)}`,
+  )) as unknown as QueryResult[]
+  return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
+}
+
+describe('inlined queries', () => {
+  it('write integers and escaped strings in place of the parameters', () => {
+    const values = [...Array.from({ length: 10 }, (_, i) => i), "it's"]
+    expect(search.inlined({ text: 'SELECT $11, $1, $10', values })).toBe("SELECT 'it''s', 0, 9")
+  })
+
+  it('refuse what they cannot write safely', () => {
+    for (const value of [1.5, null, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(() => search.inlined({ text: 'SELECT $1', values: [value] })).toThrow(
+        'cannot inline parameter $1',
+      )
+    }
+  })
+})
+
+describe('plans', () => {
+  it('find candidates with the trigram index, or walk the primary key in id order', async () => {
+    for (const term of ['owl', 'of', "don't"]) {
+      expect(
+        await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term)),
+        term,
+      ).toContain('Bitmap Index Scan on quote_search_words_trgm')
+    }
+    const walk = await plan(search.PLAN_SETTINGS.walk, search.pageQuery('owl', 0, 20))
+    expect(walk).toContain('Index Scan using quote_search_pkey')
+    expect(walk).not.toMatch(/Sort|Bitmap/)
+    const tagged = await plan(TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 1, 600, 20))
+    expect(tagged).toMatch(/Nested Loop[\s\S]*quote_tags_pkey[\s\S]*quote_search_pkey/)
+    expect(tagged).not.toMatch(/Sort|Seq Scan|Merge|Hash/)
+  })
+})
+
+describe('totals', () => {
+  it('count up to EXACT_LIMIT matches exactly, with their ids', async () => {
+    const expected = await truth('number 12')
+    expect(expected.length).toBeLessThanOrEqual(search.EXACT_LIMIT)
+    const matches = await search.firstMatches(c.pool, 'number 12')
+    expect({ ...matches, ids: [...matches.ids] }).toEqual({
+      total: expected.length,
+      estimated: false,
+      ids: expected,
+    })
+  })
+
+  it('estimate more from how far into the table the first matches reach', async () => {
+    const expected = await truth('even')
+    expect(expected.length).toBe(2000)
+    const matches = await search.firstMatches(c.pool, 'even')
+    expect(matches.estimated).toBe(true)
+    expect(matches.ids).toHaveLength(0)
+    expect(Math.abs(matches.total - 2000)).toBeLessThan(250)
+  })
+
+  it('take a common term’s total from the sample, without a query', async () => {
+    const sample = await loadSearchSample(c.pool)
+    const owl = await search.termMatches(c.pool, await corpus(sample), 'owl')
+    expect(owl.estimated).toBe(true)
+    expect(Math.abs(owl.total - 4000)).toBeLessThan(200)
+    // Not common enough for the sample alone: counted or estimated from the index.
+    const even = await search.termMatches(c.pool, await corpus(sample), 'even')
+    expect(Math.abs(even.total - 2000)).toBeLessThan(250)
+    // Without a sample (not analyzed yet), and for a term without letters: from the table.
+    expect((await search.termMatches(c.pool, await corpus(), 'owl')).total).toBeGreaterThan(
+      search.EXACT_LIMIT,
+    )
+    expect((await search.termMatches(c.pool, await corpus(sample), '!')).total).toBe(1)
+  })
+})
+
+describe('pages of an estimated term', () => {
+  it('are the same whichever strategy finds them (walk, index range, whole index)', async () => {
+    const all = await corpus()
+    const expected = await truth('even')
+    const matches = { total: expected.length, estimated: true, ids: new Int32Array(0) }
+    for (const offset of [0, 20, 900, expected.length - 5]) {
+      const want = expected.slice(offset, offset + 20)
+      for (const walkMaxRows of [Number.POSITIVE_INFINITY, 0]) {
+        const got = await search.estimatedPage(c.pool, all, 'even', matches, offset, 20, {
+          walkMaxRows,
+        })
+        expect(got, `offset ${offset}, walk up to ${walkMaxRows}`).toEqual(want)
+      }
+    }
+    // An estimate far too high puts the page past the range searched first: asked again whole.
+    const tooHigh = { ...matches, total: 1_000_000 }
+    const got = await search.estimatedPage(c.pool, all, 'even', tooHigh, 100, 20, {
+      walkMaxRows: 0,
+    })
+    expect(got).toEqual(expected.slice(100, 120))
+    // A term without letters or digits is always walked.
+    expect(await search.estimatedPage(c.pool, all, '!', matches, 0, 5, { walkMaxRows: 0 })).toEqual(
+      await truth('!'),
+    )
+  })
+})
+
+describe('a term within a tag', () => {
+  it('counts up to EXACT_LIMIT matches exactly, and estimates more from the term’s share', async () => {
+    const { rows } = await c.pool.query<{ id: number; num: number }>(
+      "SELECT t.id, qt.num FROM tags t JOIN quote_tags qt ON qt.tag_id = t.id WHERE t.slug = 'wisdom' ORDER BY qt.num",
+    )
+    const tag = { id: rows[0]?.id as number, nums: Int32Array.from(rows, (row) => row.num) }
+    const all = await corpus()
+    const owl = { total: 4000, estimated: true, ids: new Int32Array(0) }
+    // 1,333 synthetic quotes carry the tag, all with "owl" (plus q2, "The owl of Minerva").
+    const within = await taggedMatches(c.pool, all, 'owl', owl, tag)
+    const share = 4000 / all.size
+    expect(within).toEqual({
+      total: Math.round(share * tag.nums.length),
+      estimated: true,
+      ids: new Int32Array(0),
+    })
+    const even = await taggedMatches(c.pool, all, 'even', { ...owl, total: 2000 }, tag)
+    const evenIds = (await truth('even')).filter((num) => tag.nums.includes(num))
+    expect({ ...even, ids: [...even.ids] }).toEqual({
+      total: evenIds.length,
+      estimated: false,
+      ids: evenIds,
+    })
+  })
+})
