@@ -3,17 +3,17 @@ import { createTestDatabase } from '@repo/service-kit/testing'
 import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type AuthorEntry, Catalog, type TagEntry } from '../../src/lib/catalog.js'
-import { seedQuotes } from '../../src/lib/seed.js'
+import { type SeedQuote, seedQuotes } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
 import { addSynthetic, SMALL_SEED, useSmallCorpus } from '../support/small-corpus.js'
 
 // SMALL_SEED (lengths: q1 30, q2 71, q3 13, q5 30, q6 12, q9 14), two authors whose names
 // differ only in how "É" is encoded, and 30 synthetic quotes (every third tagged wisdom).
 const c = useSmallCorpus('catalog')
-const EXTRA = [
+const EXTRA: SeedQuote[] = [
   { id: 'q10', quote: 'Émile speaks.', author: 'Émile', source: 'quotable', tags: ['Humor'] },
   { id: 'q11', quote: 'Emile again.', author: 'E\u0301mile', source: 'quotable', tags: [] },
-] as const
+]
 const HOUR = 3_600_000
 let catalog: Catalog
 

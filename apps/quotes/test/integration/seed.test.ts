@@ -65,7 +65,7 @@ describe('migrations and seeding', () => {
 
   it('seed again from the file when asked to, then ANALYZE, without the start-up log line', async () => {
     const logged: unknown[] = []
-    const log = { info: (_: unknown, message: string) => logged.push(message), warn: () => {} }
+    const log = { info: (_: object, message?: string) => logged.push(message), warn: () => {} }
     await pool.query('DELETE FROM quotes WHERE num IN (3, 20000003)')
     const outcome = await prepareDatabase(db.url, log, { onlyIfEmpty: false })
     expect(outcome).toEqual({ inserted: 1, updated: 0, removed: 0, skipped: false })
