@@ -131,7 +131,6 @@ export class QuoteStore implements CorpusIds {
 
   /** A uniformly random id, or undefined when the corpus is empty. */
   randomNum(): number | undefined {
-    if (this.nums.length === 0) return undefined
     return this.nums[Math.floor(Math.random() * this.nums.length)]
   }
 

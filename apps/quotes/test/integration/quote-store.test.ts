@@ -185,6 +185,35 @@ describe('QuoteStore', () => {
     expect(whole.size).toBe(6 + SYNTHETIC)
   })
 
+  it('reloads on use once older than refreshMs, whichever read comes first', async () => {
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 20 })
+    await store.load()
+    const reads: [string, () => unknown][] = [
+      ['peek', () => store.peek(1)],
+      ['search', () => store.search('', 0, 1)],
+      ['maybeRefresh', () => store.maybeRefresh()],
+    ]
+    for (const [name, read] of reads) {
+      const version = store.version
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      await read()
+      await expect.poll(() => store.version, { timeout: 5_000, message: name }).toBe(version + 1)
+    }
+  })
+
+  it('keeps a term’s matches within a tag until the next load', async () => {
+    const store = await loadedStore(10)
+    const wisdom = await tagIds('wisdom')
+    const before = await store.search('owl', 0, 1, wisdom)
+    expect(before.estimated).toBe(true)
+    // The tag grown by 600 quotes (as a reload would see it): the estimate is the one kept...
+    const grown = { id: wisdom.id, nums: Int32Array.from([...wisdom.nums, ...Array(600).keys()]) }
+    expect((await store.search('owl', 0, 1, grown)).total).toBe(before.total)
+    // ... until the next load.
+    await store.load()
+    expect((await store.search('owl', 0, 1, grown)).total).toBeGreaterThan(before.total + 400)
+  })
+
   it('searches within a tag: its quotes, a term counted exactly, a term estimated', async () => {
     const store = await loadedStore(10)
     const wisdom = await tagIds('wisdom')

@@ -62,6 +62,31 @@ describe('plans', () => {
   })
 })
 
+describe('plans', () => {
+  // Parallel workers as cheap as can be: a plan without them is the settings' doing.
+  const CHEAP_PARALLEL = [
+    'parallel_setup_cost = 0',
+    'parallel_tuple_cost = 0',
+    'min_parallel_table_scan_size = 0',
+    'min_parallel_index_scan_size = 0',
+  ]
+    .map((setting) => `SET LOCAL ${setting}`)
+    .join('; ')
+
+  it('of a term within a tag never go parallel', async () => {
+    // A join of the tag's quotes and the term's matches would go parallel if it could.
+    const planned = [
+      [TAG_PLAN_SETTINGS.matches, taggedPageQuery('owl', 2, 0, 20)],
+      [TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 2, 600, 20)],
+    ] as const
+    for (const [settings, query] of planned) {
+      const allowed = `${CHEAP_PARALLEL}; ${settings}; SET LOCAL max_parallel_workers_per_gather = 2`
+      expect(await plan(allowed, query), settings).toContain('Gather')
+      expect(await plan(`${CHEAP_PARALLEL}; ${settings}`, query), settings).not.toContain('Gather')
+    }
+  })
+})
+
 describe('totals', () => {
   it('count up to EXACT_LIMIT matches exactly, with their ids', async () => {
     const expected = await truth('number 12')
