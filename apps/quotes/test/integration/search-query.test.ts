@@ -1,3 +1,4 @@
+import type pg from 'pg'
 import type { QueryResult } from 'pg'
 import { describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
@@ -21,6 +22,21 @@ async function truth(term: string): Promise<number[]> {
     [likePattern(term)],
   )
   return rows.map((row) => row.num)
+}
+
+/** The pool, recording every statement sent through it. */
+function recorded(): { pool: pg.Pool; sent: string[] } {
+  const sent: string[] = []
+  const pool = new Proxy(c.pool, {
+    get(target, property) {
+      if (property !== 'query') return Reflect.get(target, property)
+      return (text: string, values?: unknown[]) => {
+        sent.push(text)
+        return target.query(text, values)
+      }
+    },
+  })
+  return { pool, sent }
 }
 
 async function plan(settings: string, query: { text: string; values: unknown[] }) {
@@ -88,6 +104,14 @@ describe('plans', () => {
 })
 
 describe('totals', () => {
+  it('count exactly EXACT_LIMIT matches exactly', async () => {
+    const quad = await search.firstMatches(c.pool, 'quad')
+    expect({ total: quad.total, estimated: quad.estimated }).toEqual({
+      total: search.EXACT_LIMIT,
+      estimated: false,
+    })
+  })
+
   it('count up to EXACT_LIMIT matches exactly, with their ids', async () => {
     const expected = await truth('number 12')
     expect(expected.length).toBeLessThanOrEqual(search.EXACT_LIMIT)
@@ -151,6 +175,47 @@ describe('pages of an estimated term', () => {
   })
 })
 
+describe('strategies', () => {
+  const { index, walk, planner } = search.PLAN_SETTINGS
+  const matches = { total: 2000, estimated: true, ids: new Int32Array(0) }
+
+  it('count a term from the index, or a term without letters by walking the table', async () => {
+    const r = recorded()
+    await search.firstMatches(r.pool, 'even')
+    await search.firstMatches(r.pool, '!')
+    expect(r.sent.map((text) => text.startsWith(`${index}; `))).toEqual([true, false])
+    expect(r.sent[1]?.startsWith(`${walk}; `)).toBe(true)
+  })
+
+  it('take a common term from the sample without a query', async () => {
+    const r = recorded()
+    const sample = await loadSearchSample(c.pool)
+    await search.termMatches(r.pool, await corpus(sample), 'owl')
+    expect(r.sent).toEqual([])
+  })
+
+  it('walk a page near the start, search a rarer page within twice its expected range', async () => {
+    const all = await corpus()
+    const r = recorded()
+    await search.estimatedPage(r.pool, all, 'even', matches, 0, 20)
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${walk}; `)).toBe(true)
+    // 100 rows to walk (40 pages of 2,000 matches in 4,006 quotes): searched up to the 201st id.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', matches, 30, 20, { walkMaxRows: 99 })
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${planner}; `)).toBe(true)
+    expect(r.sent[0]).toContain(`AND s.num <= ${all.idAt(Math.ceil((2 * 50 * all.size) / 2000))} `)
+    // A range past the last id: the whole index at once.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', { ...matches, total: 20 }, 30, 20, {
+      walkMaxRows: 99,
+    })
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${index}; `)).toBe(true)
+  })
+})
+
 describe('a term within a tag', () => {
   it('counts up to EXACT_LIMIT matches exactly, and estimates more from the term’s share', async () => {
     const { rows } = await c.pool.query<{ id: number; num: number }>(
@@ -166,6 +231,17 @@ describe('a term within a tag', () => {
       total: Math.round(share * tag.nums.length),
       estimated: true,
       ids: new Int32Array(0),
+    })
+    // Exactly EXACT_LIMIT within a tag (quad quotes tagged love here) is still exact.
+    await c.pool.query(
+      `INSERT INTO quote_tags (tag_id, num) SELECT t.id, q.num FROM tags t, quotes q
+        WHERE t.slug = 'love' AND q.quote LIKE '%quad'`,
+    )
+    const love = (await c.pool.query("SELECT id FROM tags WHERE slug = 'love'")).rows[0].id
+    const quad = await taggedMatches(c.pool, all, 'quad', owl, { id: love, nums: tag.nums })
+    expect({ total: quad.total, estimated: quad.estimated }).toEqual({
+      total: search.EXACT_LIMIT,
+      estimated: false,
     })
     const even = await taggedMatches(c.pool, all, 'even', { ...owl, total: 2000 }, tag)
     const evenIds = (await truth('even')).filter((num) => tag.nums.includes(num))

@@ -39,13 +39,14 @@ export const SMALL_SEED: SeedQuote[] = [
 
 /**
  * Synthetic quotes 1001.. (`count` of them, author "Synthetic Author"): every one holds "owl", the
- * even ones "even"; every third carries the tag `wisdom`.
+ * even ones "even", every fourth "quad"; every third carries the tag `wisdom`.
  */
 export async function addSynthetic(pool: pg.Pool, count: number): Promise<void> {
   await ensureAuthors(pool, ['Synthetic Author'])
   await pool.query(
     `INSERT INTO quotes (num, quote, author, source, author_id)
-     SELECT 1000 + i, 'The owl number ' || i || CASE WHEN i % 2 = 0 THEN ' is even' ELSE '' END,
+     SELECT 1000 + i, 'The owl number ' || i || CASE WHEN i % 2 = 0 THEN ' is even' ELSE '' END
+                      || CASE WHEN i % 4 = 0 THEN ' quad' ELSE '' END,
             a.name, 'synthetic', a.id
        FROM generate_series(1, $1::int) AS i, authors a WHERE a.name = 'Synthetic Author'`,
     [count],
