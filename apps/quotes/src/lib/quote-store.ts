@@ -53,6 +53,7 @@ interface TaggedContext {
 export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
   /** Search's sample of the corpus (see search-sample.ts). */
+  // Stryker disable next-line ArrayDeclaration: before the first load the corpus has no quotes, so no sample changes a plan
   sample: readonly string[] = []
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
@@ -96,8 +97,8 @@ export class QuoteStore implements CorpusIds {
     // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
     // ids read (its quotes come into memory as they are asked for).
     const fits = await corpusFits(this.pool, this.opts.cacheMax)
-    const { rows } = fits ? await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`) : { rows: [] }
-    const nums = fits
+    const rows = fits ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows : undefined
+    const nums = rows
       ? Int32Array.from(rows, (row) => Number(row.num))
       : await loadCorpusIds(this.pool)
     const sample = await loadSearchSample(this.pool)
@@ -105,7 +106,7 @@ export class QuoteStore implements CorpusIds {
     this.quotes.clear()
     this.matches.clear()
     this.tagged.clear()
-    if (fits) for (const row of rows) this.remember(row)
+    for (const row of rows ?? []) this.remember(row)
     this.nums = nums
     this.sample = sample
     this.refresher.loaded()

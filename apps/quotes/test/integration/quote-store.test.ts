@@ -6,7 +6,7 @@ import { EXACT_LIMIT } from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import type { TagIds } from '../../src/lib/tag-search.js'
-import { useSmallCorpus } from '../support/small-corpus.js'
+import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half).
 const SYNTHETIC = 4000
@@ -199,6 +199,18 @@ describe('QuoteStore', () => {
       await read()
       await expect.poll(() => store.version, { timeout: 5_000, message: name }).toBe(version + 1)
     }
+  })
+
+  it('intersects a term counted exactly with a tag in memory, without another query', async () => {
+    const r = recordingPool(c.pool)
+    const store = new QuoteStore(r.pool, { cacheMax: 10_000, refreshMs: HOUR })
+    await store.load()
+    const wisdom = await tagIds('wisdom')
+    await store.search('love', 0, 5)
+    r.sent.length = 0
+    const found = await store.search('love', 0, 5, wisdom)
+    expect(nums(found)).toEqual(await truth('love', 'wisdom'))
+    expect(r.sent).toEqual([])
   })
 
   it('keeps a term’s matches within a tag until the next load', async () => {

@@ -1,11 +1,10 @@
-import type pg from 'pg'
 import type { QueryResult } from 'pg'
 import { describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import { TAG_PLAN_SETTINGS, taggedMatches, taggedPageQuery } from '../../src/lib/tag-search.js'
-import { useSmallCorpus } from '../support/small-corpus.js'
+import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third
 // tagged wisdom).
@@ -22,21 +21,6 @@ async function truth(term: string): Promise<number[]> {
     [likePattern(term)],
   )
   return rows.map((row) => row.num)
-}
-
-/** The pool, recording every statement sent through it. */
-function recorded(): { pool: pg.Pool; sent: string[] } {
-  const sent: string[] = []
-  const pool = new Proxy(c.pool, {
-    get(target, property) {
-      if (property !== 'query') return Reflect.get(target, property)
-      return (text: string, values?: unknown[]) => {
-        sent.push(text)
-        return target.query(text, values)
-      }
-    },
-  })
-  return { pool, sent }
 }
 
 async function plan(settings: string, query: { text: string; values: unknown[] }) {
@@ -180,7 +164,7 @@ describe('strategies', () => {
   const matches = { total: 2000, estimated: true, ids: new Int32Array(0) }
 
   it('count a term from the index, or a term without letters by walking the table', async () => {
-    const r = recorded()
+    const r = recordingPool(c.pool)
     await search.firstMatches(r.pool, 'even')
     await search.firstMatches(r.pool, '!')
     expect(r.sent.map((text) => text.startsWith(`${index}; `))).toEqual([true, false])
@@ -188,7 +172,7 @@ describe('strategies', () => {
   })
 
   it('take a common term from the sample without a query', async () => {
-    const r = recorded()
+    const r = recordingPool(c.pool)
     const sample = await loadSearchSample(c.pool)
     await search.termMatches(r.pool, await corpus(sample), 'owl')
     expect(r.sent).toEqual([])
@@ -196,7 +180,7 @@ describe('strategies', () => {
 
   it('walk a page near the start, search a rarer page within twice its expected range', async () => {
     const all = await corpus()
-    const r = recorded()
+    const r = recordingPool(c.pool)
     await search.estimatedPage(r.pool, all, 'even', matches, 0, 20)
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${walk}; `)).toBe(true)

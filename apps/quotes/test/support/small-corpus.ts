@@ -104,3 +104,18 @@ export function useSmallCorpus(label: string, options: { synthetic?: number } = 
     },
   })
 }
+
+/** The pool, recording the text of every statement sent through it (which strategy ran). */
+export function recordingPool(target: pg.Pool): { pool: pg.Pool; sent: string[] } {
+  const sent: string[] = []
+  const pool = new Proxy(target, {
+    get(of, property) {
+      if (property !== 'query') return Reflect.get(of, property)
+      return (text: string, values?: unknown[]) => {
+        sent.push(text)
+        return of.query(text, values)
+      }
+    },
+  })
+  return { pool, sent }
+}
