@@ -83,5 +83,7 @@ describe('GET /api with filters', () => {
       headers: { accept: 'text/html' },
     })
     expect(res.body).toContain('href="/?tag=love&amp;author=paul&amp;minLength=1">Another one</a>')
+    const plain = await t.app.inject({ url: '/', headers: { accept: 'text/html' } })
+    expect(plain.body).toContain('href="/">Another one</a>')
   })
 })
