@@ -165,6 +165,23 @@ describe('Catalog: loading', () => {
     }
   })
 
+  it('forgets what it computed when it reloads', async () => {
+    const socrates = author('socrates')
+    expect(catalog.pick({ author: socrates, tag: tag('love') })).toBeUndefined()
+    expect([...(catalog.tagIds('love')?.nums ?? [])]).toEqual([1, 5])
+    await c.pool.query(
+      "INSERT INTO quote_tags (tag_id, num) SELECT id, 3 FROM tags WHERE slug = 'love'",
+    )
+    try {
+      await catalog.load()
+      expect(catalog.pick({ author: author('socrates'), tag: tag('love') })).toBe(3)
+      expect([...(catalog.tagIds('love')?.nums ?? [])]).toEqual([1, 3, 5])
+    } finally {
+      await c.pool.query('DELETE FROM quote_tags WHERE num = 3 AND tag_id = $1', [tag('love').id])
+      await catalog.load()
+    }
+  })
+
   it('is empty before its first load', () => {
     const unloaded = new Catalog(c.pool, HOUR)
     expect(unloaded.version).toBe(0)
