@@ -158,13 +158,14 @@ describe('seeding a small file', () => {
 
 describe('authors and tags', () => {
   it('adds new authors once, with slugs unique among all authors', async () => {
-    await ensureAuthors(pool, ['Paul', 'P.A.U.L.', 'Paul!', 'Paul!'])
+    await ensureAuthors(pool, ['Paul', 'P.A.U.L.', 'Paul!', 'Paul!', '老子'])
     const got = await rows("SELECT name, slug FROM authors WHERE name LIKE 'P%' ORDER BY id")
     expect(got).toEqual([
       { name: 'Paul', slug: 'paul' },
       { name: 'P.A.U.L.', slug: 'p-a-u-l' },
       { name: 'Paul!', slug: 'paul-2' },
     ])
+    expect(await rows("SELECT slug FROM authors WHERE name = '老子'")).toEqual([{ slug: 'author' }])
     await ensureAuthors(pool, [])
   })
 
@@ -193,8 +194,8 @@ describe('authors and tags', () => {
   })
 
   it('replaces the tags of some quotes only', async () => {
-    await replaceTags(pool, [1, 2], [['Self Help'], []])
-    expect((await view(1))?.tags).toEqual(['self-help'])
+    await replaceTags(pool, [1, 2], [['Self Help', '愛'], []])
+    expect((await view(1))?.tags).toEqual(['self-help', 'tag'])
     expect((await view(2))?.tags).toEqual([])
     expect((await view(5))?.tags).toEqual(['love', 'wisdom'])
   })
