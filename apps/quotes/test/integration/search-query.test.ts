@@ -1,5 +1,5 @@
 import type { QueryResult } from 'pg'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
@@ -9,6 +9,10 @@ import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third
 // tagged wisdom).
 const c = useSmallCorpus('search_query', { synthetic: 4000 })
+// Rewritten, quote 1012's search row moves to the end of the table: matches come out of id order.
+beforeAll(async () => {
+  await c.pool.query('UPDATE quotes SET quote = quote WHERE num = 1012')
+})
 
 async function corpus(sample: readonly string[] = []): Promise<search.CorpusIds> {
   const { rows } = await c.pool.query<{ num: number }>('SELECT num FROM quotes ORDER BY num')
@@ -114,6 +118,34 @@ describe('totals', () => {
     expect(matches.estimated).toBe(true)
     expect(matches.ids).toHaveLength(0)
     expect(Math.abs(matches.total - 2000)).toBeLessThan(250)
+    // The first 1,001 matches (in table order) fill `reached` of the table's blocks.
+    const { rows } = await c.pool.query(
+      `SELECT max(block) + 1 AS reached,
+              (SELECT pg_relation_size('quote_search') / current_setting('block_size')::int) AS blocks
+         FROM (SELECT (ctid::text::point)[0]::int AS block FROM quote_search
+                WHERE words LIKE '%even%' ORDER BY ctid LIMIT 1001) AS m`,
+    )
+    const { reached, blocks } = rows[0]
+    expect(matches.total).toBe(Math.round((1001 * Number(blocks)) / reached))
+  })
+
+  it('match a term of one or two letters or digits as a whole word only', async () => {
+    expect((await truth('ow')).length).toBeGreaterThan(search.EXACT_LIMIT)
+    expect(await search.firstMatches(c.pool, 'ow')).toEqual({
+      total: 0,
+      estimated: false,
+      ids: new Int32Array(0),
+    })
+  })
+
+  it('take a total from the sample only above SAMPLED_ABOVE', async () => {
+    const sample = ['ǂtheǂowlǂ']
+    const at = (size: number) => ({ size, idAt: () => undefined, sample })
+    const above = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE + 1), 'owl')
+    expect(above.total).toBe(search.SAMPLED_ABOVE + 1)
+    // At the line: counted from the index instead (about 4,000).
+    const at3000 = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE), 'owl')
+    expect(at3000.total).toBeGreaterThan(search.SAMPLED_ABOVE + 500)
   })
 
   it('take a common term’s total from the sample, without a query', async () => {
@@ -197,6 +229,14 @@ describe('strategies', () => {
     })
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${index}; `)).toBe(true)
+    // Exactly walkMaxRows rows to walk (50 of 2,003 matches in 4,006): walked; and a term
+    // without letters or digits always is.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', { ...matches, total: 2003 }, 30, 20, {
+      walkMaxRows: 100,
+    })
+    await search.estimatedPage(r.pool, all, '!', matches, 30, 20, { walkMaxRows: 0 })
+    expect(r.sent.map((text) => text.startsWith(`${walk}; `))).toEqual([true, true])
   })
 })
 
@@ -227,6 +267,9 @@ describe('a term within a tag', () => {
       total: search.EXACT_LIMIT,
       estimated: false,
     })
+    // A share too small to reach EXACT_LIMIT still says more than EXACT_LIMIT.
+    const rare = await taggedMatches(c.pool, all, 'owl', { ...owl, total: 100 }, tag)
+    expect(rare.total).toBe(search.EXACT_LIMIT + 1)
     const even = await taggedMatches(c.pool, all, 'even', { ...owl, total: 2000 }, tag)
     const evenIds = (await truth('even')).filter((num) => tag.nums.includes(num))
     expect({ ...even, ids: [...even.ids] }).toEqual({
