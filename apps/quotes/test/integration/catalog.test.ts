@@ -72,6 +72,7 @@ describe('Catalog: authors and tags', () => {
 
   it('gives an author’s and a tag’s quote ids in id order, computed once', () => {
     expect([...catalog.quotesOf(author('paul'))]).toEqual([1, 9])
+    expect([...catalog.quotesOf(author('socrates'))]).toEqual([3])
     const wisdom = catalog.tagIds('wisdom')
     expect(wisdom?.id).toBe(tag('wisdom').id)
     expect([...(wisdom?.nums ?? [])]).toEqual([
@@ -157,6 +158,9 @@ describe('Catalog: loading', () => {
       await Promise.all([late.whenReady(), late.whenReady()])
       expect(late.version).toBe(1)
       await late.whenReady()
+      // Loaded just now: reads start no reload.
+      late.author('paul')
+      await new Promise((resolve) => setTimeout(resolve, 100))
       expect(late.version).toBe(1)
       expect(late.tags().map((t) => t.slug)).toEqual(['wisdom', 'love', 'philosophy'])
     } finally {
@@ -187,5 +191,7 @@ describe('Catalog: loading', () => {
     expect(unloaded.version).toBe(0)
     expect(unloaded.pick({})).toBeUndefined()
     expect(unloaded.authors('', 'name')).toEqual([])
+    expect(unloaded.authors('', 'count')).toEqual([])
+    expect(unloaded.tags()).toEqual([])
   })
 })
