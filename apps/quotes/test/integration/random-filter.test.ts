@@ -77,6 +77,16 @@ describe('GET /api with filters', () => {
     }
   })
 
+  it('answers a new draw every time: no ETag to revalidate', async () => {
+    const res = await t.app.inject({
+      url: '/api?author=paul',
+      headers: { accept: 'application/json' },
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers.etag).toBeUndefined()
+    expect(res.headers['cache-control']).toBe('no-store')
+  })
+
   it('keeps the filters in the page’s “Another one” link', async () => {
     const res = await t.app.inject({
       url: '/?tag=love&author=paul&minLength=1',
