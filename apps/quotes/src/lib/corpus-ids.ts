@@ -14,8 +14,7 @@ export async function loadCorpusIds(pool: pg.Pool): Promise<Int32Array> {
   const ids = new Int32Array(rows.reduce((sum, row) => sum + row.n, 0))
   let at = 0
   for (const { first, n } of rows) {
-    for (let i = 0; i < n; i += 1) ids[at + i] = first + i
-    at += n
+    for (let i = 0; i < n; i += 1) ids[at++] = first + i
   }
   return ids
 }

@@ -53,6 +53,7 @@ interface TaggedContext {
 export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
   /** Search's sample of the corpus (see search-sample.ts). */
+  // Stryker disable next-line ArrayDeclaration: before the first load the corpus has no quotes, so no sample changes a plan
   sample: readonly string[] = []
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
@@ -96,8 +97,8 @@ export class QuoteStore implements CorpusIds {
     // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
     // ids read (its quotes come into memory as they are asked for).
     const fits = await corpusFits(this.pool, this.opts.cacheMax)
-    const { rows } = fits ? await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`) : { rows: [] }
-    const nums = fits
+    const rows = fits ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows : undefined
+    const nums = rows
       ? Int32Array.from(rows, (row) => Number(row.num))
       : await loadCorpusIds(this.pool)
     const sample = await loadSearchSample(this.pool)
@@ -105,7 +106,7 @@ export class QuoteStore implements CorpusIds {
     this.quotes.clear()
     this.matches.clear()
     this.tagged.clear()
-    if (fits) for (const row of rows) this.remember(row)
+    for (const row of rows ?? []) this.remember(row)
     this.nums = nums
     this.sample = sample
     this.refresher.loaded()
@@ -131,7 +132,6 @@ export class QuoteStore implements CorpusIds {
 
   /** A uniformly random id, or undefined when the corpus is empty. */
   randomNum(): number | undefined {
-    if (this.nums.length === 0) return undefined
     return this.nums[Math.floor(Math.random() * this.nums.length)]
   }
 
@@ -157,8 +157,7 @@ export class QuoteStore implements CorpusIds {
   async search(term: string, offset: number, limit: number, tag?: TagIds): Promise<SearchResult> {
     this.maybeRefresh()
     if (term === '') return this.pageOf(tag?.nums ?? this.nums, offset, limit)
-    const matches = await this.matches.fetch(term)
-    if (!matches) return { total: 0, estimated: false, results: [] }
+    const matches = await this.matches.forceFetch(term)
     if (tag) return this.searchTagged(term, matches, tag, offset, limit)
     if (!matches.estimated) return this.pageOf(matches.ids, offset, limit)
     const nums = await estimatedPage(this.pool, this, term, matches, offset, limit)
@@ -176,8 +175,7 @@ export class QuoteStore implements CorpusIds {
     if (!matches.estimated)
       return this.pageOf(intersectSorted(matches.ids, tag.nums), offset, limit)
     const context = { term, matches, tag }
-    const within = await this.tagged.fetch(`${tag.id}|${term}`, { context })
-    if (!within) return { total: 0, estimated: false, results: [] }
+    const within = await this.tagged.forceFetch(`${tag.id}|${term}`, { context })
     if (!within.estimated) return this.pageOf(within.ids, offset, limit)
     const nums = await taggedPage(this.pool, term, tag.id, offset, limit)
     return { total: within.total, estimated: true, results: await this.getMany(nums) }
@@ -185,9 +183,8 @@ export class QuoteStore implements CorpusIds {
 
   /** A page of a list of ids known whole (so its total is exact). */
   private async pageOf(ids: Int32Array, offset: number, limit: number): Promise<SearchResult> {
-    const total = ids.length
-    const results = offset >= total ? [] : await this.getMany(ids.subarray(offset, offset + limit))
-    return { total, estimated: false, results }
+    const results = await this.getMany(ids.subarray(offset, offset + limit))
+    return { total: ids.length, estimated: false, results }
   }
 
   /** The quotes of `nums` in that order (ids deleted meanwhile are skipped). */

@@ -102,6 +102,7 @@ export function matchClause(kind: TermKind): { from: string; where: string; tabl
 /** The parameters of matchClause's WHERE. */
 export function matchValues(term: string, kind: TermKind): unknown[] {
   if (kind === 'scan') return [likePattern(term)]
+  // Stryker disable next-line ConditionalExpression: a parameter no clause refers to changes nothing
   return kind === 'exact' ? [term, likePattern(term)] : [term]
 }
 
@@ -136,7 +137,7 @@ export function pageQuery(term: string, offset: number, limit: number, below?: n
 export function inlined({ text, values }: Query): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     const value = values[Number(n) - 1]
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
+    if (Number.isSafeInteger(value)) return String(value)
     if (typeof value === 'string') return pg.escapeLiteral(value)
     throw new TypeError(`cannot inline parameter $${n}`)
   })
@@ -158,11 +159,9 @@ export async function termMatches(
 ): Promise<TermMatches> {
   const kind = termKind(term)
   const share = kind === 'scan' ? undefined : sampleShare(corpus.sample, term, kind)
-  if (share !== undefined) {
-    const planned = share * corpus.size
-    if (planned > SAMPLED_ABOVE) {
-      return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
-    }
+  const planned = (share ?? 0) * corpus.size
+  if (planned > SAMPLED_ABOVE) {
+    return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
   }
   return firstMatches(pool, term)
 }
@@ -176,10 +175,10 @@ export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMat
     return { total: ids.length, estimated: false, ids }
   }
   // The matches found fill the first `reached` blocks: the rest of the table holds as many per
-  // block. Never below what was found, so the estimate stays above EXACT_LIMIT.
+  // block. Never fewer blocks than reached, so the estimate stays above EXACT_LIMIT.
   const reached = Math.max(...rows.map((row) => Number(row.block))) + 1
-  const blocks = Math.max(Number(rows[0]?.blocks), reached)
-  const total = Math.max(EXACT_LIMIT + 1, Math.round((rows.length * blocks) / reached))
+  const blocks = Math.max(Number((rows[0] as MatchRow).blocks), reached)
+  const total = Math.round((rows.length * blocks) / reached)
   return { total, estimated: true, ids: new Int32Array(0) }
 }
 

@@ -107,6 +107,7 @@ export async function seedQuotes(
     },
     // Start-up work: a replica may wait here while another one seeds, and a corpus next to
     // millions of synthetic quotes takes a while to reconcile.
+    // Stryker disable next-line ObjectLiteral: the default timeout (10 s) only ends a wait or a reconciliation longer than any test can afford
     { statementTimeoutMs: 0 },
   )
 }

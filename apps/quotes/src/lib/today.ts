@@ -36,8 +36,9 @@ export class QuoteOfTheDay {
        ON CONFLICT (day) DO UPDATE SET num = quote_of_the_day.num RETURNING num`,
       [day, candidate],
     )
-    const num = rows[0]?.num
-    if (num !== undefined) this.memo = { day, num }
+    // INSERT ... ON CONFLICT DO UPDATE ... RETURNING: always the one row.
+    const { num } = rows[0] as { num: number }
+    this.memo = { day, num }
     return num
   }
 

@@ -18,23 +18,60 @@ afterAll(async () => {
   await db?.drop()
 })
 
+/** The rows of quote_search as its last ANALYZE counted them. */
+async function analyzedRows(): Promise<number> {
+  const { rows } = await pool.query(
+    "SELECT reltuples::int AS n FROM pg_class WHERE relname = 'quote_search'",
+  )
+  return rows[0].n
+}
+
 describe('migrations and seeding', () => {
   it('are safe when several replicas start at once', async () => {
+    const logged: unknown[][] = []
+    const log = { info: (...args: unknown[]) => logged.push(args), warn: () => {} }
     const outcomes = await Promise.all([
-      prepareDatabase(db.url),
-      prepareDatabase(db.url),
-      prepareDatabase(db.url),
+      prepareDatabase(db.url, log),
+      prepareDatabase(db.url, log),
+      prepareDatabase(db.url, log),
     ])
     expect(outcomes.filter((o) => !o.skipped)).toHaveLength(1)
+    const seeded = outcomes.find((o) => !o.skipped)
+    expect(logged.filter(([, message]) => message === 'seeded quotes')).toEqual([
+      [{ ...seeded }, 'seeded quotes'],
+    ])
+    expect(logged.filter(([, message]) => message === 'applied migrations')).toHaveLength(1)
+    // Search's sample is there at once (ANALYZE), not when autovacuum gets to it.
+    const stats = await pool.query(
+      "SELECT 1 FROM pg_stats WHERE tablename = 'quote_search' AND attname = 'words'",
+    )
+    expect(stats.rowCount).toBe(1)
     const file = await readSeedFile()
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM quotes')
     expect(rows[0].n).toBe(file.length)
     expect(file.length).toBeGreaterThanOrEqual(7000)
   })
 
-  it('run again as a no-op', async () => {
+  it('run again as a no-op (not even ANALYZE)', async () => {
     expect(await migrate({ databaseUrl: db.url, dir: paths.migrations })).toEqual([])
+    await pool.query(
+      `INSERT INTO quotes (num, quote, author, source, author_id)
+       SELECT 20000003, 'x', name, 'synthetic', id FROM authors LIMIT 1`,
+    )
+    const before = await analyzedRows()
     expect((await prepareDatabase(db.url)).skipped).toBe(true)
+    expect(await analyzedRows()).toBe(before)
+  })
+
+  it('seed again from the file when asked to, then ANALYZE, without the start-up log line', async () => {
+    const logged: unknown[] = []
+    const log = { info: (_: object, message?: string) => logged.push(message), warn: () => {} }
+    await pool.query('DELETE FROM quotes WHERE num IN (3, 20000003)')
+    const outcome = await prepareDatabase(db.url, log, { onlyIfEmpty: false })
+    expect(outcome).toEqual({ inserted: 1, updated: 0, removed: 0, skipped: false })
+    expect(logged).toEqual([])
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM quote_search')
+    expect(await analyzedRows()).toBe(rows[0].n)
   })
 
   it('keep ids stable when re-seeding, updating and removing only what changed', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseIntList } from '../../src/lib/catalog.js'
+import { groupIndexOf, parseIntList } from '../../src/lib/catalog.js'
 import { GroupIndex } from '../../src/lib/group-index.js'
 import { highlight, highlightResults } from '../../src/lib/highlight.js'
 import { pagingLinkHeader } from '../../src/lib/link-header.js'
@@ -136,5 +136,25 @@ describe('parseIntList', () => {
     expect([...parseIntList('7')]).toEqual([7])
     expect(parseIntList(null)).toHaveLength(0)
     expect(parseIntList('')).toHaveLength(0)
+  })
+})
+
+describe('groupIndexOf', () => {
+  it('sorts (group, length, num) triples into index order when they are not', () => {
+    const g = Int32Array.from([1, 0, 1, 0, 1])
+    const l = Int32Array.from([5, 9, 5, 3, 2])
+    const n = Int32Array.from([8, 1, 4, 7, 6])
+    const index = groupIndexOf(g, l, n)
+    expect([...index.nums]).toEqual([7, 1, 6, 4, 8])
+    expect(index.range(1, 5, 5)).toEqual([3, 5])
+    expect(index.has(0, 9, 1)).toBe(true)
+    expect(index.has(1, 2, 6)).toBe(true)
+  })
+
+  it('takes triples already in index order as they are', () => {
+    const n = Int32Array.from([7, 1, 6])
+    const index = groupIndexOf(Int32Array.from([0, 0, 1]), Int32Array.from([3, 9, 2]), n)
+    expect(index.nums).toBe(n)
+    expect(index.count(0)).toBe(2)
   })
 })

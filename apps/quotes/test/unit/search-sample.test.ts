@@ -14,6 +14,10 @@ describe('sampleShare', () => {
     expect(sampleShare(sample, 'b', 'word')).toBe(1)
     expect(sampleShare(sample, 'in', 'word')).toBe(0)
     expect(sampleShare(sample, 'the singing', 'exact')).toBe(199 / 200)
+    // A run of other characters is one separator; a plain term matches inside words too.
+    expect(sampleShare(sample, 'the -- singing', 'exact')).toBe(199 / 200)
+    expect(sampleShare(sample, 'sing', 'plain')).toBe(199 / 200)
+    expect(sampleShare(sample, 'ow', 'word')).toBe(0)
   })
 
   it('is unknown without a sample (a table not analyzed yet)', () => {

@@ -1,0 +1,262 @@
+import pg from 'pg'
+import { describe, expect, it } from 'vitest'
+import { corpusFits, loadCorpusIds } from '../../src/lib/corpus-ids.js'
+import { QuoteStore } from '../../src/lib/quote-store.js'
+import { EXACT_LIMIT } from '../../src/lib/search-query.js'
+import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { likePattern } from '../../src/lib/search-term.js'
+import type { TagIds } from '../../src/lib/tag-search.js'
+import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
+
+// 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half).
+const SYNTHETIC = 4000
+const c = useSmallCorpus('store', { synthetic: SYNTHETIC })
+const HOUR = 3_600_000
+
+async function loadedStore(cacheMax: number, pool = c.pool, errors: unknown[] = []) {
+  const store = new QuoteStore(pool, {
+    cacheMax,
+    refreshMs: HOUR,
+    onRefreshError: (error) => errors.push(error),
+  })
+  await store.load()
+  return store
+}
+
+/** What Postgres says matches the term (as a substring), in id order, within the tag if any. */
+async function truth(term: string, tag?: string): Promise<number[]> {
+  const { rows } = await c.pool.query<{ num: number }>(
+    `SELECT q.num FROM quotes q WHERE q.search_text LIKE lower($1)
+        AND ($2::text IS NULL OR q.num IN (SELECT qt.num FROM quote_tags qt JOIN tags t
+                                            ON t.id = qt.tag_id WHERE t.slug = $2))
+      ORDER BY q.num`,
+    [likePattern(term), tag ?? null],
+  )
+  return rows.map((row) => row.num)
+}
+
+async function tagIds(slug: string): Promise<TagIds> {
+  const { rows } = await c.pool.query<{ id: number; num: number }>(
+    `SELECT t.id, qt.num FROM tags t JOIN quote_tags qt ON qt.tag_id = t.id
+      WHERE t.slug = $1 ORDER BY qt.num`,
+    [slug],
+  )
+  return { id: rows[0]?.id as number, nums: Int32Array.from(rows, (row) => row.num) }
+}
+
+const nums = (result: { results: { num: number }[] }) => result.results.map((q) => q.num)
+
+describe('corpus ids', () => {
+  it('are read back exactly from runs of consecutive ids', async () => {
+    const ids = await loadCorpusIds(c.pool)
+    const expected = [1, 2, 3, 5, 6, 9, ...Array.from({ length: SYNTHETIC }, (_, i) => 1001 + i)]
+    expect([...ids]).toEqual(expected)
+  })
+
+  it('tell whether the corpus fits in a number of quotes', async () => {
+    const size = 6 + SYNTHETIC
+    expect(await corpusFits(c.pool, size)).toBe(true)
+    expect(await corpusFits(c.pool, size - 1)).toBe(false)
+  })
+})
+
+describe('the search sample', () => {
+  it('is the words ANALYZE sampled, and empty before any ANALYZE', async () => {
+    const sample = await loadSearchSample(c.pool)
+    expect(sample.length).toBeGreaterThan(100)
+    for (const words of sample) expect(words).toMatch(/^ǂ.*ǂǂ.*ǂ$/)
+    // A schema without statistics (a table not analyzed yet): no sample.
+    await c.pool.query('CREATE SCHEMA IF NOT EXISTS unanalyzed')
+    const fresh = new pg.Pool({
+      connectionString: c.db.url,
+      max: 1,
+      options: '-c search_path=unanalyzed',
+    })
+    try {
+      expect(await loadSearchSample(fresh)).toEqual([])
+    } finally {
+      await fresh.end()
+    }
+  })
+})
+
+describe('QuoteStore', () => {
+  it('loads a corpus that fits whole and serves it without Postgres', async () => {
+    const own = new pg.Pool({ connectionString: c.db.url, max: 1 })
+    const errors: unknown[] = []
+    const store = await loadedStore(10_000, own, errors)
+    expect(store.version).toBe(1)
+    expect(store.size).toBe(6 + SYNTHETIC)
+    expect([store.idAt(0), store.idAt(5), store.idAt(6)]).toEqual([1, 9, 1001])
+    await own.end()
+    expect(store.peek(2)).toMatchObject({
+      num: 2,
+      author: 'Hegel',
+      author_slug: 'hegel',
+      tags: ['philosophy', 'wisdom'],
+    })
+    expect(nums(await store.search('', 3, 4))).toEqual([5, 6, 9, 1001])
+    expect(nums(await store.search('', 6 + SYNTHETIC, 4))).toEqual([])
+    expect((await store.getMany([9, 1])).map((q) => q.num)).toEqual([9, 1])
+    expect((await store.getByNum(3))?.quote).toBe('Know thyself.')
+    const draws = new Set(Array.from({ length: 50 }, () => store.randomNum()))
+    expect(draws.size).toBeGreaterThan(10)
+    for (const num of draws) expect(store.peek(num as number)).toBeDefined()
+    // Loaded just now: no background reload (which would fail on the closed pool).
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(errors).toEqual([])
+  })
+
+  it('reads a larger corpus on demand: ids first, quotes as they are asked for', async () => {
+    const store = await loadedStore(3)
+    expect(store.size).toBe(6 + SYNTHETIC)
+    expect(store.idAt(6)).toBe(1001)
+    expect(store.peek(2)).toBeUndefined()
+    expect((await store.getByNum(2))?.author).toBe('Hegel')
+    expect(store.peek(2)?.author).toBe('Hegel')
+    expect(await store.getByNum(4)).toBeUndefined()
+    expect((await store.getMany([6, 4, 2, 1])).map((q) => q.num)).toEqual([6, 2, 1])
+    expect((await store.random(5))?.num).toBe(5)
+    // A quote deleted since the last load: the first quote instead.
+    expect((await store.random(4))?.num).toBe(1)
+    expect(store.peek(4000)).toBeUndefined()
+  })
+
+  it('has nothing to draw from an empty corpus', async () => {
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: HOUR })
+    expect(store.randomNum()).toBeUndefined()
+    expect(await store.random()).toBeUndefined()
+    expect(await store.search('', 0, 10)).toEqual({ total: 0, estimated: false, results: [] })
+  })
+
+  it('counts a term with few matches exactly and pages through them', async () => {
+    const store = await loadedStore(10)
+    for (const term of ['love', 'of', "don't", '!']) {
+      const expected = await truth(term)
+      expect(expected.length, term).toBeGreaterThan(0)
+      const page = await store.search(term, 1, 2)
+      expect(page.total, term).toBe(expected.length)
+      expect(page.estimated, term).toBe(false)
+      expect(nums(page), term).toEqual(expected.slice(1, 3))
+    }
+    expect(await store.search('xyzzy', 0, 5)).toEqual({ total: 0, estimated: false, results: [] })
+  })
+
+  it('estimates a term with many matches and still pages exactly in id order', async () => {
+    const store = await loadedStore(10)
+    // "even": about 2,000 matches (counted from the index); "owl": in nearly every quote
+    // (estimated from the sample).
+    for (const term of ['even', 'owl']) {
+      const expected = await truth(term)
+      expect(expected.length).toBeGreaterThan(EXACT_LIMIT)
+      const page = await store.search(term, 30, 5)
+      expect(page.estimated, term).toBe(true)
+      expect(Math.abs(page.total - expected.length), term).toBeLessThan(expected.length / 3)
+      expect(nums(page), term).toEqual(expected.slice(30, 35))
+    }
+  })
+
+  it('keeps a term’s matches until the next load', async () => {
+    const store = await loadedStore(10)
+    const before = await store.search('minerva', 0, 5)
+    expect(before.total).toBe(1)
+    await c.pool.query(
+      "INSERT INTO quotes (num, quote, author, source) VALUES (7, 'Minerva again', 'X', 'synthetic')",
+    )
+    try {
+      expect((await store.search('minerva', 0, 5)).total).toBe(1)
+      const version = store.version
+      await store.load()
+      expect(store.version).toBe(version + 1)
+      expect(nums(await store.search('minerva', 0, 5))).toEqual([2, 7])
+    } finally {
+      await c.pool.query('DELETE FROM quotes WHERE num = 7')
+    }
+    // A whole corpus reloaded forgets the quotes deleted since.
+    const whole = await loadedStore(10_000)
+    await c.pool.query(
+      "INSERT INTO quotes (num, quote, author, source) VALUES (8, 'Gone soon', 'X', 'synthetic')",
+    )
+    await whole.load()
+    expect(whole.peek(8)?.quote).toBe('Gone soon')
+    await c.pool.query('DELETE FROM quotes WHERE num = 8')
+    await whole.load()
+    expect(whole.peek(8)).toBeUndefined()
+    expect(whole.size).toBe(6 + SYNTHETIC)
+  })
+
+  it('reloads on use once older than refreshMs, whichever read comes first', async () => {
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 20 })
+    await store.load()
+    const reads: [string, () => unknown][] = [
+      ['peek', () => store.peek(1)],
+      ['search', () => store.search('', 0, 1)],
+      ['maybeRefresh', () => store.maybeRefresh()],
+    ]
+    for (const [name, read] of reads) {
+      const version = store.version
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      await read()
+      await expect.poll(() => store.version, { timeout: 5_000, message: name }).toBe(version + 1)
+    }
+  })
+
+  it('intersects a term counted exactly with a tag in memory, without another query', async () => {
+    const r = recordingPool(c.pool)
+    const store = new QuoteStore(r.pool, { cacheMax: 10_000, refreshMs: HOUR })
+    await store.load()
+    const wisdom = await tagIds('wisdom')
+    await store.search('love', 0, 5)
+    r.sent.length = 0
+    const found = await store.search('love', 0, 5, wisdom)
+    expect(nums(found)).toEqual(await truth('love', 'wisdom'))
+    expect(r.sent).toEqual([])
+  })
+
+  it('keeps a term’s matches within a tag until the next load', async () => {
+    const store = await loadedStore(10)
+    const wisdom = await tagIds('wisdom')
+    const before = await store.search('owl', 0, 1, wisdom)
+    expect(before.estimated).toBe(true)
+    // The tag grown by 600 quotes (as a reload would see it): the estimate is the one kept...
+    const grown = { id: wisdom.id, nums: Int32Array.from([...wisdom.nums, ...Array(600).keys()]) }
+    expect((await store.search('owl', 0, 1, grown)).total).toBe(before.total)
+    // ... until the next load.
+    await store.load()
+    expect((await store.search('owl', 0, 1, grown)).total).toBeGreaterThan(before.total + 400)
+  })
+
+  it('searches within a tag: its quotes, a term counted exactly, a term estimated', async () => {
+    const store = await loadedStore(10)
+    const wisdom = await tagIds('wisdom')
+    const all = await truth('', 'wisdom')
+    const page = await store.search('', 2, 3, wisdom)
+    expect({ total: page.total, nums: nums(page) }).toEqual({
+      total: all.length,
+      nums: all.slice(2, 5),
+    })
+    // "love": exact overall; "even": estimated overall, exact within the tag (about 660)...
+    for (const term of ['love', 'even']) {
+      const expected = await truth(term, 'wisdom')
+      const found = await store.search(term, 1, 3, wisdom)
+      expect(found.total, term).toBe(expected.length)
+      expect(found.estimated, term).toBe(false)
+      expect(nums(found), term).toEqual(expected.slice(1, 4))
+    }
+    // ... "owl": estimated within the tag too (about 1,330), paged exactly.
+    const expected = await truth('owl', 'wisdom')
+    expect(expected.length).toBeGreaterThan(EXACT_LIMIT)
+    const owl = await store.search('owl', 40, 3, wisdom)
+    expect(owl.estimated).toBe(true)
+    expect(Math.abs(owl.total - expected.length)).toBeLessThan(expected.length / 3)
+    expect(nums(owl)).toEqual(expected.slice(40, 43))
+    // Kept per tag: another tag's matches of the same term are its own.
+    const love = await tagIds('love')
+    expect(await truth('owl', 'love')).toEqual([])
+    expect(await store.search('owl', 0, 3, love)).toEqual({
+      total: 0,
+      estimated: false,
+      results: [],
+    })
+  })
+})

@@ -1,0 +1,281 @@
+import type { QueryResult } from 'pg'
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as search from '../../src/lib/search-query.js'
+import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { likePattern } from '../../src/lib/search-term.js'
+import { TAG_PLAN_SETTINGS, taggedMatches, taggedPageQuery } from '../../src/lib/tag-search.js'
+import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
+
+// 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third
+// tagged wisdom).
+const c = useSmallCorpus('search_query', { synthetic: 4000 })
+// Rewritten, quote 1012's search row moves to the end of the table: matches come out of id order.
+beforeAll(async () => {
+  await c.pool.query('UPDATE quotes SET quote = quote WHERE num = 1012')
+})
+
+async function corpus(sample: readonly string[] = []): Promise<search.CorpusIds> {
+  const { rows } = await c.pool.query<{ num: number }>('SELECT num FROM quotes ORDER BY num')
+  return { size: rows.length, idAt: (i) => rows[i]?.num, sample }
+}
+
+async function truth(term: string): Promise<number[]> {
+  const { rows } = await c.pool.query<{ num: number }>(
+    'SELECT num FROM quotes WHERE search_text LIKE lower($1) ORDER BY num',
+    [likePattern(term)],
+  )
+  return rows.map((row) => row.num)
+}
+
+async function plan(settings: string, query: { text: string; values: unknown[] }) {
+  const results = (await c.pool.query(
+    `${settings}; EXPLAIN ${search.inlined(query)}`,
+  )) as unknown as QueryResult[]
+  return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
+}
+
+describe('inlined queries', () => {
+  it('write integers and escaped strings in place of the parameters', () => {
+    const values = [...Array.from({ length: 10 }, (_, i) => i), "it's"]
+    expect(search.inlined({ text: 'SELECT $11, $1, $10', values })).toBe("SELECT 'it''s', 0, 9")
+  })
+
+  it('refuse what they cannot write safely', () => {
+    for (const value of [1.5, null, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(() => search.inlined({ text: 'SELECT $1', values: [value] })).toThrow(
+        'cannot inline parameter $1',
+      )
+    }
+  })
+})
+
+describe('plans', () => {
+  it('find candidates with the trigram index, or walk the primary key in id order', async () => {
+    for (const term of ['owl', 'of', "don't"]) {
+      expect(
+        await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term)),
+        term,
+      ).toContain('Bitmap Index Scan on quote_search_words_trgm')
+    }
+    const walk = await plan(search.PLAN_SETTINGS.walk, search.pageQuery('owl', 0, 20))
+    expect(walk).toContain('Index Scan using quote_search_pkey')
+    expect(walk).not.toMatch(/Sort|Bitmap/)
+    const tagged = await plan(TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 1, 600, 20))
+    expect(tagged).toMatch(/Nested Loop[\s\S]*quote_tags_pkey[\s\S]*quote_search_pkey/)
+    expect(tagged).not.toMatch(/Sort|Seq Scan|Merge|Hash/)
+  })
+})
+
+describe('plans', () => {
+  // Parallel workers as cheap as can be: a plan without them is the settings' doing.
+  const CHEAP_PARALLEL = [
+    'parallel_setup_cost = 0',
+    'parallel_tuple_cost = 0',
+    'min_parallel_table_scan_size = 0',
+    'min_parallel_index_scan_size = 0',
+  ]
+    .map((setting) => `SET LOCAL ${setting}`)
+    .join('; ')
+
+  it('of a term within a tag never go parallel', async () => {
+    // A join of the tag's quotes and the term's matches would go parallel if it could.
+    const planned = [
+      [TAG_PLAN_SETTINGS.matches, taggedPageQuery('owl', 2, 0, 20)],
+      [TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 2, 600, 20)],
+    ] as const
+    for (const [settings, query] of planned) {
+      const allowed = `${CHEAP_PARALLEL}; ${settings}; SET LOCAL max_parallel_workers_per_gather = 2`
+      expect(await plan(allowed, query), settings).toContain('Gather')
+      expect(await plan(`${CHEAP_PARALLEL}; ${settings}`, query), settings).not.toContain('Gather')
+    }
+  })
+})
+
+describe('totals', () => {
+  it('count exactly EXACT_LIMIT matches exactly', async () => {
+    const quad = await search.firstMatches(c.pool, 'quad')
+    expect({ total: quad.total, estimated: quad.estimated }).toEqual({
+      total: search.EXACT_LIMIT,
+      estimated: false,
+    })
+  })
+
+  it('count up to EXACT_LIMIT matches exactly, with their ids', async () => {
+    const expected = await truth('number 12')
+    expect(expected.length).toBeLessThanOrEqual(search.EXACT_LIMIT)
+    const matches = await search.firstMatches(c.pool, 'number 12')
+    expect({ ...matches, ids: [...matches.ids] }).toEqual({
+      total: expected.length,
+      estimated: false,
+      ids: expected,
+    })
+  })
+
+  it('estimate more from how far into the table the first matches reach', async () => {
+    const expected = await truth('even')
+    expect(expected.length).toBe(2000)
+    const matches = await search.firstMatches(c.pool, 'even')
+    expect(matches.estimated).toBe(true)
+    expect(matches.ids).toHaveLength(0)
+    expect(Math.abs(matches.total - 2000)).toBeLessThan(250)
+    // The first 1,001 matches (in table order) fill `reached` of the table's blocks.
+    const { rows } = await c.pool.query(
+      `SELECT max(block) + 1 AS reached,
+              (SELECT pg_relation_size('quote_search') / current_setting('block_size')::int) AS blocks
+         FROM (SELECT (ctid::text::point)[0]::int AS block FROM quote_search
+                WHERE words LIKE '%even%' ORDER BY ctid LIMIT 1001) AS m`,
+    )
+    const { reached, blocks } = rows[0]
+    expect(matches.total).toBe(Math.round((1001 * Number(blocks)) / reached))
+  })
+
+  it('match a term of one or two letters or digits as a whole word only', async () => {
+    expect((await truth('ow')).length).toBeGreaterThan(search.EXACT_LIMIT)
+    expect(await search.firstMatches(c.pool, 'ow')).toEqual({
+      total: 0,
+      estimated: false,
+      ids: new Int32Array(0),
+    })
+  })
+
+  it('take a total from the sample only above SAMPLED_ABOVE', async () => {
+    const sample = ['ǂtheǂowlǂ']
+    const at = (size: number) => ({ size, idAt: () => undefined, sample })
+    const above = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE + 1), 'owl')
+    expect(above.total).toBe(search.SAMPLED_ABOVE + 1)
+    // At the line: counted from the index instead (about 4,000).
+    const at3000 = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE), 'owl')
+    expect(at3000.total).toBeGreaterThan(search.SAMPLED_ABOVE + 500)
+  })
+
+  it('take a common term’s total from the sample, without a query', async () => {
+    const sample = await loadSearchSample(c.pool)
+    const owl = await search.termMatches(c.pool, await corpus(sample), 'owl')
+    expect(owl.estimated).toBe(true)
+    expect(Math.abs(owl.total - 4000)).toBeLessThan(200)
+    // Not common enough for the sample alone: counted or estimated from the index.
+    const even = await search.termMatches(c.pool, await corpus(sample), 'even')
+    expect(Math.abs(even.total - 2000)).toBeLessThan(250)
+    // Without a sample (not analyzed yet), and for a term without letters: from the table.
+    expect((await search.termMatches(c.pool, await corpus(), 'owl')).total).toBeGreaterThan(
+      search.EXACT_LIMIT,
+    )
+    expect((await search.termMatches(c.pool, await corpus(sample), '!')).total).toBe(1)
+  })
+})
+
+describe('pages of an estimated term', () => {
+  it('are the same whichever strategy finds them (walk, index range, whole index)', async () => {
+    const all = await corpus()
+    const expected = await truth('even')
+    const matches = { total: expected.length, estimated: true, ids: new Int32Array(0) }
+    for (const offset of [0, 20, 900, expected.length - 5]) {
+      const want = expected.slice(offset, offset + 20)
+      for (const walkMaxRows of [Number.POSITIVE_INFINITY, 0]) {
+        const got = await search.estimatedPage(c.pool, all, 'even', matches, offset, 20, {
+          walkMaxRows,
+        })
+        expect(got, `offset ${offset}, walk up to ${walkMaxRows}`).toEqual(want)
+      }
+    }
+    // An estimate far too high puts the page past the range searched first: asked again whole.
+    const tooHigh = { ...matches, total: 1_000_000 }
+    const got = await search.estimatedPage(c.pool, all, 'even', tooHigh, 100, 20, {
+      walkMaxRows: 0,
+    })
+    expect(got).toEqual(expected.slice(100, 120))
+    // A term without letters or digits is always walked.
+    expect(await search.estimatedPage(c.pool, all, '!', matches, 0, 5, { walkMaxRows: 0 })).toEqual(
+      await truth('!'),
+    )
+  })
+})
+
+describe('strategies', () => {
+  const { index, walk, planner } = search.PLAN_SETTINGS
+  const matches = { total: 2000, estimated: true, ids: new Int32Array(0) }
+
+  it('count a term from the index, or a term without letters by walking the table', async () => {
+    const r = recordingPool(c.pool)
+    await search.firstMatches(r.pool, 'even')
+    await search.firstMatches(r.pool, '!')
+    expect(r.sent.map((text) => text.startsWith(`${index}; `))).toEqual([true, false])
+    expect(r.sent[1]?.startsWith(`${walk}; `)).toBe(true)
+  })
+
+  it('take a common term from the sample without a query', async () => {
+    const r = recordingPool(c.pool)
+    const sample = await loadSearchSample(c.pool)
+    await search.termMatches(r.pool, await corpus(sample), 'owl')
+    expect(r.sent).toEqual([])
+  })
+
+  it('walk a page near the start, search a rarer page within twice its expected range', async () => {
+    const all = await corpus()
+    const r = recordingPool(c.pool)
+    await search.estimatedPage(r.pool, all, 'even', matches, 0, 20)
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${walk}; `)).toBe(true)
+    // 100 rows to walk (40 pages of 2,000 matches in 4,006 quotes): searched up to the 201st id.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', matches, 30, 20, { walkMaxRows: 99 })
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${planner}; `)).toBe(true)
+    expect(r.sent[0]).toContain(`AND s.num <= ${all.idAt(Math.ceil((2 * 50 * all.size) / 2000))} `)
+    // A range past the last id: the whole index at once.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', { ...matches, total: 20 }, 30, 20, {
+      walkMaxRows: 99,
+    })
+    expect(r.sent).toHaveLength(1)
+    expect(r.sent[0]?.startsWith(`${index}; `)).toBe(true)
+    // Exactly walkMaxRows rows to walk (50 of 2,003 matches in 4,006): walked; and a term
+    // without letters or digits always is.
+    r.sent.length = 0
+    await search.estimatedPage(r.pool, all, 'even', { ...matches, total: 2003 }, 30, 20, {
+      walkMaxRows: 100,
+    })
+    await search.estimatedPage(r.pool, all, '!', matches, 30, 20, { walkMaxRows: 0 })
+    expect(r.sent.map((text) => text.startsWith(`${walk}; `))).toEqual([true, true])
+  })
+})
+
+describe('a term within a tag', () => {
+  it('counts up to EXACT_LIMIT matches exactly, and estimates more from the term’s share', async () => {
+    const { rows } = await c.pool.query<{ id: number; num: number }>(
+      "SELECT t.id, qt.num FROM tags t JOIN quote_tags qt ON qt.tag_id = t.id WHERE t.slug = 'wisdom' ORDER BY qt.num",
+    )
+    const tag = { id: rows[0]?.id as number, nums: Int32Array.from(rows, (row) => row.num) }
+    const all = await corpus()
+    const owl = { total: 4000, estimated: true, ids: new Int32Array(0) }
+    // 1,333 synthetic quotes carry the tag, all with "owl" (plus q2, "The owl of Minerva").
+    const within = await taggedMatches(c.pool, all, 'owl', owl, tag)
+    const share = 4000 / all.size
+    expect(within).toEqual({
+      total: Math.round(share * tag.nums.length),
+      estimated: true,
+      ids: new Int32Array(0),
+    })
+    // Exactly EXACT_LIMIT within a tag (quad quotes tagged love here) is still exact.
+    await c.pool.query(
+      `INSERT INTO quote_tags (tag_id, num) SELECT t.id, q.num FROM tags t, quotes q
+        WHERE t.slug = 'love' AND q.quote LIKE '%quad'`,
+    )
+    const love = (await c.pool.query("SELECT id FROM tags WHERE slug = 'love'")).rows[0].id
+    const quad = await taggedMatches(c.pool, all, 'quad', owl, { id: love, nums: tag.nums })
+    expect({ total: quad.total, estimated: quad.estimated }).toEqual({
+      total: search.EXACT_LIMIT,
+      estimated: false,
+    })
+    // A share too small to reach EXACT_LIMIT still says more than EXACT_LIMIT.
+    const rare = await taggedMatches(c.pool, all, 'owl', { ...owl, total: 100 }, tag)
+    expect(rare.total).toBe(search.EXACT_LIMIT + 1)
+    const even = await taggedMatches(c.pool, all, 'even', { ...owl, total: 2000 }, tag)
+    const evenIds = (await truth('even')).filter((num) => tag.nums.includes(num))
+    expect({ ...even, ids: [...even.ids] }).toEqual({
+      total: evenIds.length,
+      estimated: false,
+      ids: evenIds,
+    })
+  })
+})
