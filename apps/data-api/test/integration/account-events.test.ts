@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type AccountEvent,
   BY_ADMIN,
@@ -6,17 +6,11 @@ import {
   EVENT_KINDS,
   recordEvent,
 } from '../../src/lib/account-events.js'
-import { type Stores, startStores } from '../support/store-db.js'
+import { useStores } from '../support/store-db.js'
 
 /* The activity log on a database of its own: what is recorded, how it pages, and its wording. */
 
-let s: Stores
-beforeAll(async () => {
-  s = await startStores('account_events')
-}, 60_000)
-afterAll(async () => {
-  await s?.close()
-})
+const s = useStores('account_events')
 
 describe('account events', () => {
   it('knows exactly the kinds the database accepts', async () => {

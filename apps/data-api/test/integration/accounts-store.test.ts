@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { BY_ADMIN } from '../../src/lib/account-events.js'
 import { EmailTakenError } from '../../src/lib/accounts.js'
 import { sessionIdHash } from '../../src/lib/sessions.js'
-import { type Stores, startStores } from '../support/store-db.js'
+import { useStores } from '../support/store-db.js'
 
 /* Accounts on a database of their own: each change, its plan history, its event, its sessions. */
 
-let s: Stores
-beforeAll(async () => {
-  s = await startStores('accounts_store')
-}, 60_000)
-afterAll(async () => {
-  await s?.close()
-})
+const s = useStores('accounts_store')
 
 const planChanges = async (userId: string) =>
   (

@@ -1,5 +1,6 @@
 import { createTestDatabase } from '@repo/service-kit/testing'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { AccountEvents } from '../../src/lib/account-events.js'
 import { Accounts } from '../../src/lib/accounts.js'
 import { ApiKeys } from '../../src/lib/api-keys.js'
@@ -15,6 +16,8 @@ export async function startStores(label: string, clock: Clock = () => new Date()
   const db = await createTestDatabase(label)
   await prepareDatabase(db.url)
   const pool = new pg.Pool({ connectionString: db.url, max: 4 })
+  // A client still closing when close() drops the database is terminated by the server.
+  pool.on('error', () => {})
   let n = 0
   const stores = {
     pool,
@@ -42,3 +45,15 @@ export async function startStores(label: string, clock: Clock = () => new Date()
 }
 
 export type Stores = Awaited<ReturnType<typeof startStores>>
+
+/** The stores of one test file: filled in before its tests, closed after them. */
+export function useStores(label: string, clock?: Clock): Stores {
+  const stores = {} as Stores
+  beforeAll(async () => {
+    Object.assign(stores, await startStores(label, clock))
+  }, 60_000)
+  afterAll(async () => {
+    await stores.close?.()
+  })
+  return stores
+}
