@@ -1,4 +1,4 @@
-import type { RedisClient } from '@repo/service-kit'
+import { createRedisClient, type RedisClient } from '@repo/service-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QuotaStore, QuotaUnavailableError } from '../../src/lib/quota.js'
 import { type RedisWithClient, startRedisWithClient } from '../support/private-redis.js'
@@ -87,7 +87,10 @@ describe('quota store, Redis answering', () => {
 
   it('refunds a counted request in the quota and its shadow, never below zero', async () => {
     now = at(1, '10:00:00')
-    const quota = store()
+    // On a client of its own: the first store on a client defines the scripts there.
+    const own = createRedisClient({ url: redis.redis.url })
+    await own.connect()
+    const quota = new QuotaStore(own, { clock, failMode: 'open' })
     const id = newKey()
     await quota.consume(id, 10)
     await quota.consume(id, 10)
@@ -98,6 +101,7 @@ describe('quota store, Redis answering', () => {
     await quota.refund(id)
     expect(await client.get(`quota:{${id}}:${dayName(1)}`)).toBe('0')
     expect(await client.get(`usage:{${id}}:${dayName(1)}`)).toBe('0')
+    own.disconnect()
   })
 
   it("reads today's usage, a day's shadow counts, resets and forgets keys", async () => {
@@ -158,11 +162,13 @@ describe('quota store, Redis down', () => {
         [true, 2, 0, true],
         [true, 3, 0, true],
       ])
+      // Another key is counted beside it, not instead of it.
+      expect((await quota.consume(other, 2)).used).toBe(1)
       expect(decisions[0]).toMatchObject({ limit: 2, resetSeconds: 43_200 })
       expect(await quota.usage([id, other])).toEqual(
         new Map([
           [id, 3],
-          [other, 0],
+          [other, 1],
         ]),
       )
       await quota.refund(id)
@@ -173,8 +179,8 @@ describe('quota store, Redis down', () => {
       await expect(quota.resetToday(id)).rejects.toThrow()
       await quota.forget([id])
     })
-    // consume 5, usage 1, refund 5, forget 1
-    expect(failures).toHaveLength(12)
+    // consume 6, usage 1, refund 5, forget 1
+    expect(failures).toHaveLength(13)
     expect(failures.every((error) => error instanceof Error)).toBe(true)
   })
 
@@ -184,6 +190,7 @@ describe('quota store, Redis down', () => {
     await outage(async () => {
       const refused = store('closed').consume(id, 2)
       await expect(refused).rejects.toBeInstanceOf(QuotaUnavailableError)
+      await expect(refused).rejects.toMatchObject({ name: 'QuotaUnavailableError' })
       await expect(refused).rejects.toThrow(failures[0]?.message)
     })
     expect(failures).toHaveLength(1)
