@@ -149,6 +149,14 @@ describe('key cache', () => {
     expect(await short.load(later.key)).toBeDefined()
   })
 
+  it('trusts nothing once stopped', async () => {
+    const { keys: made } = await userWithKeys(1)
+    const { key } = made[0] as (typeof made)[number]
+    const a = await listening(cache(), key)
+    await a.stop()
+    expect(a.peek(key)).toBeUndefined()
+  })
+
   it('trusts nothing with a ttl of 0, nor before it listens', async () => {
     const { keys: made } = await userWithKeys(1)
     const { key } = made[0] as (typeof made)[number]
@@ -164,9 +172,10 @@ describe('key cache', () => {
   })
 
   it('drops and distrusts its memory while Redis is down, and reports failed announcements', async () => {
-    const { keys: made } = await userWithKeys(1)
-    const { key, hash } = made[0] as (typeof made)[number]
+    const { user, keys: made } = await userWithKeys(2)
+    const [{ key, hash }, second] = made as [(typeof made)[number], (typeof made)[number]]
     const a = await listening(cache(), key)
+    await a.load(second.key)
     const quiet = cache({ report: false })
     errors.length = 0
     await redis.redis.stop()
@@ -178,10 +187,15 @@ describe('key cache', () => {
     await a.evictUser('nobody')
     await quiet.evictKey(hash)
     expect(errors).toHaveLength(3)
+    // Revoked while nobody could be told.
+    await keys.revoke(user.id, second.row.id)
     await redis.redis.start()
     await waitFor('the cache to trust again', async () => {
       await a.load(key)
       return a.peek(key) !== undefined
     })
+    // What it knew before the outage is gone: it may have missed announcements.
+    expect(a.peek(second.key)).toBeUndefined()
+    expect(await a.load(second.key)).toBeUndefined()
   }, 60_000)
 })
