@@ -36,6 +36,7 @@ describe('accounts', () => {
     ])
     const taken = s.accounts.create('new.person@EXAMPLE.com', 'h2', 'FREE')
     await expect(taken).rejects.toBeInstanceOf(EmailTakenError)
+    await expect(taken).rejects.toMatchObject({ name: 'EmailTakenError' })
     await expect(taken).rejects.toThrow('new.person@EXAMPLE.com')
     // Any other failure is not "taken".
     const bad = s.accounts.create('other@example.com', 'h3', 'NO_SUCH_PLAN' as 'FREE')

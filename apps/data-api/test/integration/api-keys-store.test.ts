@@ -52,6 +52,7 @@ describe('api keys', () => {
     await create('k3')
     const refused = create('k4')
     await expect(refused).rejects.toBeInstanceOf(KeyLimitError)
+    await expect(refused).rejects.toMatchObject({ name: 'KeyLimitError' })
     await expect(refused).rejects.toThrow('You already have 3 active keys; revoke one first.')
     now = expiring
     await create('k4')
@@ -60,6 +61,15 @@ describe('api keys', () => {
     await create('k5')
     // Accepted keys first, each group newest first.
     expect((await s.keys.list(user.id)).map((k) => k.name)).toEqual(['k5', 'k4', 'k3', 'k2', 'k1'])
+  })
+
+  it('keeps the cap when a user creates keys concurrently', async () => {
+    const user = await s.user()
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => s.keys.create(user.id, `c${i}`)),
+    )
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3)
+    expect((await s.keys.list(user.id)).length).toBe(3)
   })
 
   it("gets and revokes only the user's own keys, once", async () => {

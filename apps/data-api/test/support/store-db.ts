@@ -15,7 +15,7 @@ import { Sessions } from '../../src/lib/sessions.js'
 export async function startStores(label: string, clock: Clock = () => new Date()) {
   const db = await createTestDatabase(label)
   await prepareDatabase(db.url)
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 })
+  const pool = new pg.Pool({ connectionString: db.url, max: 8 })
   // A client still closing when close() drops the database is terminated by the server.
   pool.on('error', () => {})
   let n = 0
