@@ -15,6 +15,7 @@ export const unitFiles = [
   'src/lib/last-used.ts',
   'src/lib/password-strength.ts',
   'src/lib/password-strength.worker.ts',
+  'src/lib/key-state.ts',
   'src/lib/data-info-body.ts',
   'src/lib/passwords.ts',
   'src/lib/json-body.ts',

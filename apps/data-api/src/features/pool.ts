@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
 import { validateOptions } from './options.js'
-import type { FeatureTask, FeatureWorkerData } from './worker.js'
+import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
 
 /*
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,

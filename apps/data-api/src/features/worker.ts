@@ -1,38 +1,6 @@
 import { workerData } from 'node:worker_threads'
-import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
-import { loadFeature, runValidated } from './index.js'
-import { lowerThreadPriority } from './thread-priority.js'
+import { type FeatureWorkerData, taskRunner } from './task-runner.js'
 
-/*
- * The worker threads' entry (see pool.ts): runs one feature on options the main thread has
- * already validated. Each worker loads a feature's module, and the libraries it needs, the
- * first time it runs that feature.
- */
-
-export interface FeatureTask<F extends FeatureName = FeatureName> {
-  feature: F
-  data: string
-  options: FeatureOptionsMap[F]
-  /** Where this call's start time is written for the pool (see pool.ts). */
-  slot: number
-}
-
-/** What the pool hands each worker it starts. */
-export interface FeatureWorkerData {
-  /** The start time of each call (ms since the epoch), by slot, shared with the pool. */
-  startedAt: SharedArrayBuffer
-  /** This thread's nice value (see thread-priority.ts). */
-  nice: number
-}
-
-const shared = workerData as FeatureWorkerData | null
-const starts = shared ? new BigInt64Array(shared.startedAt) : undefined
-if (shared) lowerThreadPriority(shared.nice)
-
-export default async function runTask<F extends FeatureName>(
-  task: FeatureTask<F>,
-): Promise<FeatureResultMap[F]> {
-  if (starts) Atomics.store(starts, task.slot, BigInt(Date.now()))
-  await loadFeature(task.feature)
-  return runValidated(task.feature, task.data, task.options)
-}
+// The worker threads' entry (see pool.ts): the task function of task-runner.ts, set up with what
+// the pool handed this thread.
+export default taskRunner(workerData as FeatureWorkerData | null)

@@ -132,7 +132,7 @@ export class QuotaStore {
         expireAt,
         expireAt + USAGE_SHADOW_DAYS * 86_400,
       )
-      if (this.fallback.size > 0) this.fallback.clear()
+      this.fallback.clear() // Redis counts again: the outage's memory counts are done with
       return { ...base, allowed: allowed === 1, used, remaining: Math.max(limit - used, 0) }
     } catch (error) {
       this.opts.onDegraded?.(error as Error)
@@ -161,7 +161,6 @@ export class QuotaStore {
   /** Today's usage of several keys at once (for the dashboard); 0 when Redis cannot say. */
   async usage(keyIds: string[]): Promise<Map<string, number>> {
     const result = new Map<string, number>()
-    if (keyIds.length === 0) return result
     const day = this.dayOf(this.opts.clock()).name
     try {
       // One GET per key: on a cluster the keys live in different slots (no MGET across slots).

@@ -1,0 +1,42 @@
+import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
+import { loadFeature, runValidated } from './index.js'
+import { lowerThreadPriority } from './thread-priority.js'
+
+/*
+ * What a worker thread of the pool (pool.ts) runs, apart from the thread's entry (worker.ts), so
+ * it can be tested on any thread: one feature on options the main thread has already validated.
+ * Each worker loads a feature's module, and the libraries it needs, the first time it runs that
+ * feature.
+ */
+
+export interface FeatureTask<F extends FeatureName = FeatureName> {
+  feature: F
+  data: string
+  options: FeatureOptionsMap[F]
+  /** Where this call's start time is written for the pool (see pool.ts). */
+  slot: number
+}
+
+/** What the pool hands each worker it starts. */
+export interface FeatureWorkerData {
+  /** The start time of each call (ms since the epoch), by slot, shared with the pool. */
+  startedAt: SharedArrayBuffer
+  /** This thread's nice value (see thread-priority.ts). */
+  nice: number
+}
+
+/**
+ * Sets the calling thread's priority from `shared` and returns the task function, which writes
+ * each call's start time into `shared` (nothing to write or set without it).
+ */
+export function taskRunner(shared: FeatureWorkerData | null) {
+  const starts = shared ? new BigInt64Array(shared.startedAt) : undefined
+  if (shared) lowerThreadPriority(shared.nice)
+  return async function runTask<F extends FeatureName>(
+    task: FeatureTask<F>,
+  ): Promise<FeatureResultMap[F]> {
+    if (starts) Atomics.store(starts, task.slot, BigInt(Date.now()))
+    await loadFeature(task.feature)
+    return runValidated(task.feature, task.data, task.options)
+  }
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { runFeature } from '../../../src/features/index.js'
+import { validateOptions } from '../../../src/features/options.js'
+import { taskRunner } from '../../../src/features/task-runner.js'
+
+/*
+ * The task function of the pool's workers, on this thread (the pool's own tests run it in worker
+ * threads). Setting a nice value lowers this test thread's priority, by one step.
+ */
+
+const TEXT = 'The first sentence is here. A second one follows it!'
+const task = (slot: number) => ({
+  feature: 'stats' as const,
+  data: TEXT,
+  options: validateOptions('stats', undefined),
+  slot,
+})
+
+/** This thread's nice value (field 19 of its stat line). */
+function ownNice(): number {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3])
+}
+
+describe('the feature task runner', () => {
+  it('runs the feature on the validated options, as runFeature does', async () => {
+    const run = taskRunner(null)
+    expect(await run(task(0))).toEqual(await runFeature('stats', TEXT, undefined))
+  })
+
+  it("writes each call's start time into its slot of the shared buffer", async () => {
+    const startedAt = new SharedArrayBuffer(4 * 8)
+    const run = taskRunner({ startedAt, nice: 0 })
+    const before = Date.now()
+    await run(task(2))
+    const starts = new BigInt64Array(startedAt)
+    expect(starts[0]).toBe(0n)
+    expect(starts[1]).toBe(0n)
+    expect(Number(starts[2])).toBeGreaterThanOrEqual(before)
+    expect(Number(starts[2])).toBeLessThanOrEqual(Date.now())
+    expect(starts[3]).toBe(0n)
+  })
+
+  it("sets the thread's nice value it is given", () => {
+    const own = ownNice()
+    expect(own).toBeLessThan(19)
+    taskRunner({ startedAt: new SharedArrayBuffer(8), nice: own + 1 })
+    expect(ownNice()).toBe(own + 1)
+  })
+})
