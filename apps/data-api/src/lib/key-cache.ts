@@ -1,5 +1,10 @@
-import { type ChannelSubscriber, type RedisClient, subscribe } from '@repo/service-kit'
-import { LRUCache } from 'lru-cache'
+import {
+  boundedCache,
+  type ChannelSubscriber,
+  type RedisClient,
+  subscribe,
+} from '@repo/service-kit'
+import type { LRUCache } from 'lru-cache'
 import { hashApiKey } from './api-key.js'
 import type { ApiKeys, KeyIdentity } from './api-keys.js'
 
@@ -51,14 +56,13 @@ export class KeyCache {
     private readonly redis: RedisClient,
     private readonly opts: KeyCacheOptions,
   ) {
-    this.known = new LRUCache({
-      max: 50_000,
+    this.known = boundedCache(50_000, {
       ttl: Math.max(opts.ttlMs, 1),
       dispose: (entry) => {
         this.keyOfHash.delete(entry.hashHex)
       },
     })
-    this.unknown = new LRUCache({ max: 100_000, ttl: opts.unknownTtlMs ?? 60_000 })
+    this.unknown = boundedCache(100_000, { ttl: opts.unknownTtlMs ?? 60_000 })
   }
 
   /** Subscribes to invalidations (never throws: with Redis down the cache waits, untrusted). */
