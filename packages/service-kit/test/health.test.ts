@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit'
 import Fastify from 'fastify'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import healthPlugin, { type HealthPluginOptions } from '../src/plugins/health.js'
 import openApiPlugin from '../src/plugins/openapi.js'
 import { logLines } from './support/log-lines.js'
@@ -94,6 +94,26 @@ describe('health', () => {
     ).toBe(200)
   })
 
+  it('copes with a probe that rejects with no reason at all', async () => {
+    const silent = () => Promise.reject(undefined)
+    expect(await ready({ checks: { redis: { probe: silent, critical: false } } })).toEqual({
+      status: 200,
+      body: { status: 'degraded', checks: { redis: 'down' } },
+    })
+  })
+
+  it('leaves no timer behind once every probe has answered', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const { app } = await appWith({ checks: { a: { probe: up }, b: { probe: down } } })
+      expect((await app.inject({ url: '/ready' })).statusCode).toBe(503)
+      expect(vi.getTimerCount()).toBe(0)
+      await app.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('counts a probe that does not answer in time as down, and logs why at debug', async () => {
     const { app, lines } = await appWith(
       { checks: { postgres: { probe: never } }, timeoutMs: 50 },
@@ -167,7 +187,20 @@ describe('health', () => {
       summary: 'Readiness: Postgres and Redis answer, and the instance is not shutting down',
       security: [],
     })
-    expect(Object.keys(paths['/ready']?.get.responses as object)).toEqual(['200', '503'])
+    type Responses = Record<string, { content: Record<string, { schema: object }> }>
+    const schemaOf = (path: string, status: string) =>
+      (paths[path]?.get.responses as Responses | undefined)?.[status]?.content['application/json']
+        ?.schema
+    expect(schemaOf('/health', '200')).toMatchObject({ properties: { status: { enum: ['ok'] } } })
+    for (const status of ['200', '503']) {
+      expect(schemaOf('/ready', status)).toMatchObject({
+        properties: {
+          status: { enum: ['ready', 'degraded', 'unavailable', 'shutting_down'] },
+          checks: { additionalProperties: { enum: ['up', 'down'] } },
+        },
+      })
+    }
+    expect(app.hasPlugin('health')).toBe(true)
     await app.close()
   })
 })

@@ -112,4 +112,11 @@ describe('metrics', () => {
     expect(Object.keys((limited.swagger() as { paths: object }).paths)).toEqual(['/work'])
     await limited.close()
   })
+
+  it('is registered by the name other plugins depend on, and needs the response pipeline', async () => {
+    expect(app.hasPlugin('service-metrics')).toBe(true)
+    const alone = Fastify()
+    alone.register(metricsPlugin)
+    await expect(alone.ready()).rejects.toThrow(/response-pipeline/)
+  })
 })

@@ -128,6 +128,7 @@ describe('openapi', () => {
     await bare.register(openApiPlugin, { title: 't', description: 'd', version: '0', tags: [] })
     await bare.ready()
     expect((bare.swagger() as Doc).components).toEqual({ schemas: {} })
+    expect(bare.hasPlugin('openapi')).toBe(true)
     await bare.close()
   })
 })

@@ -1,6 +1,7 @@
 import { PROBLEM_CODES, PROBLEM_DOCS, type ProblemCode, problemType } from '@repo/contracts'
 import Fastify from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import openApiPlugin from '../src/plugins/openapi.js'
 import problemPages from '../src/plugins/problem-pages.js'
 
 // The pages a problem's `type` points at: /problems lists every code, /problems/<slug> explains
@@ -43,6 +44,8 @@ describe('problem pages', () => {
     // A doc's `code spans` become <code> elements.
     expect(html).toContain('<td>The body is not <code>application/json</code>.</td>')
     expect(html).not.toContain('`')
+    // One row a line.
+    expect(html.match(/<\/tr>\n\s+<tr><td>/g)).toHaveLength(CODES.length - 1)
   })
 
   it('explains each code on its own page', async () => {
@@ -63,6 +66,21 @@ describe('problem pages', () => {
     expect(html).toContain('<code>Authorization: Bearer &lt;key&gt;</code>')
     expect(html).not.toContain('<key>')
     expect(html).toMatch(/^<!doctype html>\n<html lang="en">/)
+  })
+
+  it('keeps the pages out of the API document, and is registered by name', async () => {
+    const documented = Fastify()
+    await documented.register(openApiPlugin, {
+      title: 't',
+      description: 'd',
+      version: '1',
+      tags: [],
+    })
+    await documented.register(problemPages, { service: SERVICE })
+    await documented.ready()
+    expect((documented.swagger() as { paths: object }).paths).toEqual({})
+    expect(documented.hasPlugin('problem-pages')).toBe(true)
+    await documented.close()
   })
 
   it('has no page for a code that does not exist (the app answers those)', async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fastifyOptions } from '../src/fastify-options.js'
 import requestLogPlugin, { type RequestLogOptions } from '../src/plugins/request-log.js'
 import responsePipeline from '../src/plugins/response-pipeline.js'
@@ -158,6 +158,27 @@ describe('request log', () => {
     await app.close()
     // Nothing since the last digest: the one on close is not written.
     expect(logged('client digest')).toHaveLength(2)
+  })
+
+  it('stops its digest timer on close', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const { app } = await appLogging('info')
+      expect(vi.getTimerCount()).toBe(1)
+      await app.close()
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('is registered by name, and needs the response pipeline', async () => {
+    const { app } = await appLogging('info')
+    expect(app.hasPlugin('request-log')).toBe(true)
+    await app.close()
+    const alone = Fastify()
+    alone.register(requestLogPlugin)
+    await expect(alone.ready()).rejects.toThrow(/response-pipeline/)
   })
 
   it('stops tallying new agents at 10,000 (a flood of distinct agents)', async () => {

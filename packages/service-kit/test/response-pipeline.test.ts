@@ -39,6 +39,7 @@ describe('response pipeline', () => {
     const response = await app.inject({ url: '/teapot' })
     expect(response.body).toBe('short and stout')
     expect(seen).toEqual(['a /teapot 418 true', 'b /teapot 418'])
+    expect(app.hasPlugin('response-pipeline')).toBe(true)
     await app.close()
   })
 })
