@@ -14,6 +14,9 @@ export const unitFiles = [
   'src/seeded-random.ts',
   'src/fastify-options.ts',
   'src/describe.ts',
+  // PGlite and ioredis-mock run in the test's process.
+  'src/embedded.ts',
+  'src/cli.ts',
   // Plugins and state whose tests build a bare Fastify app (inject, no Postgres or Redis).
   'src/dependency-state.ts',
   'src/plugins/pressure.ts',
@@ -52,5 +55,7 @@ export default strykerConfig({
     'test/fastify-options*.test.ts',
     'test/describe*.test.ts',
     'test/pages*.test.ts',
+    'test/embedded*.test.ts',
+    'test/cli*.test.ts',
   ],
 })

@@ -143,6 +143,28 @@ describe('fastifyOptions', () => {
     await app.close()
   })
 
+  it('refuses properties a body schema does not allow instead of dropping them', async () => {
+    const strict = Type.Object({ name: Type.String() }, { additionalProperties: false })
+    const { app } = await appWith(base, 'info', (routes) => {
+      routes.post('/strict', { schema: { body: strict } }, async (request) => request.body)
+    })
+    const post = (payload: object) => app.inject({ method: 'POST', url: '/strict', payload })
+    expect((await post({ name: 'a' })).json()).toEqual({ name: 'a' })
+    expect((await post({ name: 'a', extra: 1 })).statusCode).toBe(400)
+    await app.close()
+  })
+
+  it('names the first invalid field only', async () => {
+    const two = Type.Object({ a: Type.Integer(), b: Type.Integer() })
+    const { app } = await appWith(base, 'info', (routes) => {
+      routes.post('/two', { schema: { body: two } }, async (request) => request.body)
+    })
+    const response = await app.inject({ method: 'POST', url: '/two', payload: { a: 'x', b: 'y' } })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().message).toBe('body/a must be integer')
+    await app.close()
+  })
+
   it('accepts bodies up to 1 MiB', async () => {
     const { app } = await appWith()
     // A JSON body of exactly `size` bytes.

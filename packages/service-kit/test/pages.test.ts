@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
 import Fastify from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import openApiPlugin from '../src/plugins/openapi.js'
@@ -46,6 +47,16 @@ async function appWith(env?: string, defaultContext?: Record<string, unknown>) {
 }
 
 describe('pages', () => {
+  it('leaves reply.sendFile to an app that serves files of its own', async () => {
+    const app = Fastify()
+    await app.register(pagesPlugin, { views: dir, publicDir: dir })
+    await app.register(fastifyStatic, { root: dir, prefix: '/files/' })
+    app.get('/download', (_request, reply) => reply.sendFile('app.css'))
+    await app.ready()
+    expect((await app.inject({ url: '/download' })).body).toBe('body { color: red }')
+    await app.close()
+  })
+
   it('renders a template inside the layout, escaping what it is given', async () => {
     const app = await appWith(undefined, { site: 'Quotes' })
     const response = await app.inject({ url: '/hello?name=<b>you</b>' })
@@ -104,6 +115,7 @@ describe('pages', () => {
     await app.register(pagesPlugin, { views: dir, publicDir: dir })
     await app.ready()
     expect(Object.keys((app.swagger() as { paths: object }).paths)).toEqual([])
+    expect(app.hasPlugin('pages')).toBe(true)
     expect((await app.inject({ url: '/docs' })).statusCode).toBe(200)
     expect((await app.inject({ url: '/static/app.css' })).statusCode).toBe(200)
     await app.close()

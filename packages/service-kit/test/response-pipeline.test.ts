@@ -35,10 +35,15 @@ describe('response pipeline', () => {
     app.afterEveryResponse((request, reply) => {
       seen.push(`b ${request.url} ${reply.statusCode}`)
     })
+    app.addHook('onResponse', async (request) => {
+      seen.push(`later hook ${request.url}`)
+    })
     app.get('/teapot', async (_request, reply) => reply.code(418).send('short and stout'))
     const response = await app.inject({ url: '/teapot' })
     expect(response.body).toBe('short and stout')
-    expect(seen).toEqual(['a /teapot 418 true', 'b /teapot 418'])
+    // Hooks added after the pipeline run too.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen).toEqual(['a /teapot 418 true', 'b /teapot 418', 'later hook /teapot'])
     expect(app.hasPlugin('response-pipeline')).toBe(true)
     await app.close()
   })
