@@ -8,6 +8,7 @@ import { Type } from 'typebox'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { baseConfigProperties, loadConfig } from '../src/config.js'
 import platform, { type PlatformOptions } from '../src/plugins/platform.js'
+import { isCluster } from '../src/redis/client.js'
 import {
   createTestDatabase,
   freePort,
@@ -15,6 +16,7 @@ import {
   type TestDatabase,
   type TestRedisNamespace,
   testRedisNamespace,
+  waitFor,
 } from '../src/testing/index.js'
 
 // The platform plugin on a real database and Redis: everything a service stands on, wired from
@@ -203,6 +205,26 @@ describe('the platform plugin', () => {
       if (before === undefined) delete process.env.GIT_COMMIT
       else process.env.GIT_COMMIT = before
     }
+  })
+
+  it('takes new work off an instance under pressure: /ready says its load is down', async () => {
+    // A heap limit no process can stay under.
+    const app = await platformApp({ MAX_HEAP_USED_RATIO: '0.0001' })
+    await waitFor('the pressure to be seen', async () => app.isUnderPressure(), 10_000)
+    const ready = await app.inject({ url: '/ready' })
+    expect(ready.statusCode).toBe(503)
+    expect(ready.json()).toEqual({
+      status: 'unavailable',
+      checks: { load: 'down', postgres: 'up', redis: 'up' },
+    })
+  })
+
+  it('makes a cluster client for REDIS_CLUSTER_NODES', async () => {
+    const app = await platformApp(
+      { REDIS_CLUSTER_NODES: `127.0.0.1:${await freePort()}` },
+      { describeOnly: true },
+    )
+    expect(isCluster(app.redis)).toBe(true)
   })
 
   it('connects to nothing when built only to be described', async () => {
