@@ -113,7 +113,11 @@ describe('runCommand', () => {
   it('prints the stack of anything unexpected', async () => {
     const bug = new TypeError('x is undefined')
     const odd = Object.assign(new Error('odd'), { code: 'not-a-sqlstate' })
-    for (const failure of [bug, odd, 'a string']) {
+    // Codes that only look like a SQLSTATE (a number, or five characters inside a longer code).
+    const numeric = Object.assign(new Error('numeric'), { code: 12345 })
+    const longer = Object.assign(new Error('longer'), { code: 'x28P01' })
+    const trailing = Object.assign(new Error('trailing'), { code: '28P01x' })
+    for (const failure of [bug, odd, numeric, longer, trailing, 'a string', undefined]) {
       expect(
         await run([], async () => {
           throw failure
@@ -123,8 +127,17 @@ describe('runCommand', () => {
     expect(err).toEqual([
       `svc seed: unexpected error\n${bug.stack}\n`,
       `svc seed: unexpected error\n${odd.stack}\n`,
+      `svc seed: unexpected error\n${numeric.stack}\n`,
+      `svc seed: unexpected error\n${longer.stack}\n`,
+      `svc seed: unexpected error\n${trailing.stack}\n`,
       'svc seed: unexpected error\na string\n',
+      'svc seed: unexpected error\nundefined\n',
     ])
+  })
+
+  it('names its errors, as their stack traces show', () => {
+    expect(new CliError('x').name).toBe('CliError')
+    expect(new UsageError('x').name).toBe('UsageError')
   })
 })
 
