@@ -8,6 +8,7 @@ import { Type } from 'typebox'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { baseConfigProperties, loadConfig } from '../src/config.js'
 import platform, { type PlatformOptions } from '../src/plugins/platform.js'
+import platformMetricsPlugin from '../src/plugins/platform-metrics.js'
 import { isCluster } from '../src/redis/client.js'
 import {
   createTestDatabase,
@@ -156,7 +157,7 @@ describe('the platform plugin', () => {
       /^build_info\{version="3\.4\.5",commit="[^"]+",node_version="v[\d.]+"\} 1$/m,
     )
     expect(text).toMatch(/^pg_pool_connections\{state="total"\} [1-3]$/m)
-    expect(text).toContain('redis_connection_up 1')
+    expect(text).toMatch(/^redis_connection_up 1$/m)
     expect(text).toContain('problem_responses_total{code="NOT_FOUND"} 1')
     expect(text).toContain(
       'http_request_duration_seconds_count{method="GET",route="/page",status_code="200"} 1',
@@ -188,6 +189,15 @@ describe('the platform plugin', () => {
     )
     const noRedis = await platformApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` })
     expect(await gauge(noRedis, 'redis_connection_up')).toBe('redis_connection_up 0')
+  })
+
+  it('registers its metrics plugin by name, after the plugins it reads', async () => {
+    const app = await platformApp()
+    expect(app.hasPlugin('platform')).toBe(true)
+    expect(app.hasPlugin('platform-metrics')).toBe(true)
+    const alone = Fastify()
+    alone.register(platformMetricsPlugin, { version: '1' })
+    await expect(alone.ready()).rejects.toThrow(/service-metrics/)
   })
 
   it('labels the build with GIT_COMMIT when the image was given one', async () => {

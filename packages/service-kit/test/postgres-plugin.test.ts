@@ -11,6 +11,7 @@ import {
   type TestDatabase,
   waitFor,
 } from '../src/testing/index.js'
+import { type LogLine, logLines } from './support/log-lines.js'
 
 // The Postgres plugin against the machine's Postgres: the pool it owns, a start that fails fast
 // and clearly, and the up/down state (and metrics) it reports from what the pool sees.
@@ -27,8 +28,12 @@ afterAll(async () => {
   await db?.drop()
 })
 
+let lines: () => LogLine[] = () => []
+
 async function appWith(opts: Partial<PostgresPluginOptions> = {}, metrics = true) {
-  const app = Fastify()
+  const log = logLines()
+  lines = log.lines
+  const app = Fastify({ logger: { level: 'info', stream: log.stream } })
   apps.push(app)
   if (metrics) {
     await app.register(responsePipeline)
@@ -102,6 +107,10 @@ describe('the Postgres plugin', () => {
     await app.pg.query('SELECT 1')
     expect(app.postgresState.status).toBe('up')
     expect(await metric(app, 'dependency_up')).toBe('dependency_up{dependency="postgres"} 1')
+    expect(lines().map((line) => [line.dependency, line.msg.split(':')[0]])).toEqual([
+      ['postgres', 'postgres is unavailable'],
+      ['postgres', 'postgres is available again'],
+    ])
   })
 
   it('reports the same way without the metrics plugin', async () => {
