@@ -62,10 +62,9 @@ function parse<O extends ParseArgsOptionsConfig>(spec: CommandSpec<O>, argv: str
     }
     return parsed
   } catch (error) {
-    if (error instanceof UsageError) throw error
     // parseArgs' own messages name the option ("Unknown option '--x'"); drop its advice to use
     // `--` (these commands take no arguments that start with a dash).
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional.*$/s, ''))
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional.*/s, ''))
   }
 }
 

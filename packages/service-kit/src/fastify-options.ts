@@ -53,7 +53,7 @@ export function fastifyOptions(
         : nextRequestId()
     },
     // Only named proxies may set the client address (X-Forwarded-For); nobody by default.
-    trustProxy: config.TRUST_PROXY === '' ? false : config.TRUST_PROXY,
+    trustProxy: config.TRUST_PROXY || false,
     // Keep connections longer than common load-balancer idle timeouts (60 s) to avoid 502s.
     keepAliveTimeout: 72_000,
     requestTimeout: 30_000,

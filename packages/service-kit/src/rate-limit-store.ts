@@ -86,9 +86,8 @@ export function sharedCounterStore(
   opts: SharedCounterOptions,
 ): FastifyRateLimitStoreCtor {
   const client = redis as unknown as RedisWithLease & RedisClient
-  if (typeof client.rateLimitLease !== 'function') {
-    redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE })
-  }
+  // Defining it again (a store per limit on one client) only replaces it with the same script.
+  redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE })
 
   // After a failure, counted locally for REDIS_RETRY_MS.
   let retryAt = 0
@@ -117,10 +116,8 @@ export function sharedCounterStore(
     incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const now = Date.now()
       let lease = this.leases.get(key)
-      if (lease && lease.windowEnd <= now) {
-        this.leases.delete(key)
-        lease = undefined
-      }
+      // An ended window's lease is replaced by the next reservation.
+      if (lease && lease.windowEnd <= now) lease = undefined
       if (lease?.exhausted) {
         callback(null, { current: max + 1, ttl: lease.windowEnd - now })
         return

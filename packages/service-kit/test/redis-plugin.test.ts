@@ -59,6 +59,7 @@ describe('the Redis plugin', () => {
     for (let i = 0; i < 20; i += 1) await app.redis.get('k').catch(() => undefined)
     await expect(app.redisReady()).rejects.toThrow()
     expect(app.redisState.status).toBe('down')
+    expect(await app.promRegistry.metrics()).toMatch(/^dependency_up\{dependency="redis"\} 0$/m)
     await redis.start()
     await waitFor('the client to reconnect', async () => app?.redisState.status === 'up', 10_000)
     expect(about(built.lines, 'redis is unavailable')).toHaveLength(1)

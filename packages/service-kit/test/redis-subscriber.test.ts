@@ -64,6 +64,37 @@ describe('subscribe on one Redis server', () => {
   })
 })
 
+/** How many connections of the server at `port` listen to `channel`. */
+async function listeners(port: number, channel = 'chan') {
+  const admin = new Redis({ port, host: '127.0.0.1' })
+  try {
+    const [, count] = (await admin.call('PUBSUB', 'NUMSUB', channel)) as [string, number]
+    return Number(count)
+  } finally {
+    admin.disconnect()
+  }
+}
+
+describe('stopping a subscription', () => {
+  it('on one server: stops listening for good and closes its connection', async () => {
+    const redis = await startPrivateRedis()
+    cleanups.push(() => redis.close())
+    const client = new Redis(redis.url, { lazyConnect: true })
+    client.on('error', () => {})
+    cleanups.push(async () => client.disconnect())
+    const { events, handlers } = recorder()
+    const subscription = subscribe(client, 'chan', handlers)
+    await waitFor('listening', async () => subscription.listening)
+    expect(await listeners(redis.port)).toBe(1)
+    await subscription.stop()
+    expect(subscription.listening).toBe(false)
+    await waitFor('the connection to close', async () => (await listeners(redis.port)) === 0)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await listeners(redis.port)).toBe(0)
+    expect(events).toEqual(['listening'])
+  })
+})
+
 describe('subscribe on a Redis Cluster', () => {
   it('hears what is published on any node, and moves to another node when its node dies', async () => {
     const cluster = await startRedisCluster({ masters: 3 })
@@ -114,5 +145,26 @@ describe('subscribe on a Redis Cluster', () => {
     ])
     expect(events.slice(4)).toEqual(['deaf', 'listening', 'message after the failure'])
     expect(client).toBeInstanceOf(Cluster)
+  })
+
+  it('stops for good on a cluster too: no connection left, none made again', async () => {
+    const cluster = await startRedisCluster({ masters: 3 })
+    cleanups.push(() => cluster.close())
+    const client = createClusterClient(parseClusterNodes(cluster.seeds), {
+      url: 'redis://localhost',
+    })
+    client.on('error', () => {})
+    cleanups.push(async () => client.disconnect())
+    const { events, handlers } = recorder()
+    const subscription = subscribe(client, 'chan', handlers)
+    await waitFor('listening', async () => subscription.listening)
+    const counts = async () => Promise.all(cluster.nodes.map((node) => listeners(node.port)))
+    expect((await counts()).reduce((a, b) => a + b, 0)).toBe(1)
+    await subscription.stop()
+    expect(subscription.listening).toBe(false)
+    await waitFor('the connection to close', async () => (await counts()).every((n) => n === 0))
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(await counts()).toEqual([0, 0, 0])
+    expect(events).toEqual(['listening'])
   })
 })

@@ -35,6 +35,14 @@ describe('transact', () => {
     })
     expect(result).toBe('done')
     expect(await names()).toEqual(['a', 'b'])
+    // Committed: another connection sees it too.
+    const other = new pg.Client({ connectionString: db.url })
+    await other.connect()
+    try {
+      expect((await other.query('SELECT count(*)::int AS n FROM things')).rows[0].n).toBe(2)
+    } finally {
+      await other.end()
+    }
     expectAllReturned()
   })
 
@@ -81,11 +89,26 @@ describe('transact', () => {
 
   it('refuses a timeout that is not a whole number of ms before touching the pool', async () => {
     for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      await expect(transact(pool, async () => 1, { statementTimeoutMs: bad })).rejects.toThrow(
-        RangeError,
+      const outcome = transact(pool, async () => 1, { statementTimeoutMs: bad })
+      await expect(outcome).rejects.toThrow(RangeError)
+      await expect(outcome).rejects.toThrow(
+        `a statement timeout is a whole number of ms >= 0, not ${bad}`,
       )
     }
     expectAllReturned()
+  })
+
+  it('leaves no listener of its own on the connection it gives back', async () => {
+    const listeners = async () => {
+      const client = await pool.connect()
+      const count = client.listenerCount('error')
+      client.release()
+      return count
+    }
+    const before = await listeners()
+    await transact(pool, async () => 1)
+    await transact(pool, async () => 2)
+    expect(await listeners()).toBe(before)
   })
 
   it('rethrows fn’s error when the rollback fails too, and ends that connection', async () => {

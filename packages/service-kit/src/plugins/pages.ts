@@ -25,14 +25,14 @@ export interface PagesPluginOptions {
  * kit's shared stylesheet at /static/kit/kit.css.
  */
 const pagesPlugin: FastifyPluginAsync<PagesPluginOptions> = async (fastify, opts) => {
-  const eta = new Eta({ views: opts.views, cache: process.env.NODE_ENV !== 'development' })
+  // @fastify/view configures the engine (views folder, cache) on every render: no options here.
+  const eta = new Eta()
   // Declared here, @fastify/view skips the onRequest hook that gives every request (API calls
   // included) an empty `reply.locals`; our templates take their data from the render call.
   if (!fastify.hasReplyDecorator('locals')) fastify.decorateReply('locals', null)
   await fastify.register(fastifyView, {
     engine: { eta },
     root: opts.views,
-    viewExt: 'eta',
     layout: 'layout',
     defaultContext: opts.defaultContext ?? {},
     production: process.env.NODE_ENV !== 'development',
