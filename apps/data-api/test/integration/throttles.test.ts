@@ -1,16 +1,15 @@
-import { createRedisClient, DependencyState, type RedisClient } from '@repo/service-kit'
-import { type PrivateRedis, startPrivateRedis } from '@repo/service-kit/testing'
+import { DependencyState, type RedisClient } from '@repo/service-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LoginThrottle } from '../../src/lib/login-throttle.js'
 import { UnauthorizedLimiter } from '../../src/lib/unauthorized-limiter.js'
 import { WindowCounter } from '../../src/lib/window-counter.js'
+import { type RedisWithClient, startRedisWithClient } from '../support/private-redis.js'
 
 /*
  * The log-in throttle (per account) and the 401 limiter (per address) on a Redis of the test's
  * own: what each allows, when it refuses, for how long, and what clears it.
  */
 
-let redis: PrivateRedis
 let client: RedisClient
 const quiet = { warn() {}, info() {}, error() {} }
 const state = new DependencyState({ name: 'redis', log: quiet })
@@ -18,14 +17,13 @@ let prefixes = 0
 const counter = (windowSeconds: number) =>
   new WindowCounter(client, state, `throttles-${prefixes++}:`, windowSeconds)
 
+let stores: RedisWithClient | undefined
 beforeAll(async () => {
-  redis = await startPrivateRedis()
-  client = createRedisClient({ url: redis.url })
-  await client.connect()
+  stores = await startRedisWithClient()
+  client = stores.client
 }, 60_000)
 afterAll(async () => {
-  client?.disconnect()
-  await redis?.close()
+  await stores?.close()
 })
 
 describe('log-in throttle', () => {

@@ -1,12 +1,8 @@
-import {
-  createRedisClient,
-  DependencyState,
-  REDIS_RETRY_MS,
-  type RedisClient,
-} from '@repo/service-kit'
-import { type PrivateRedis, startPrivateRedis, waitFor } from '@repo/service-kit/testing'
+import { DependencyState, REDIS_RETRY_MS, type RedisClient } from '@repo/service-kit'
+import { type PrivateRedis, waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WindowCounter } from '../../src/lib/window-counter.js'
+import { type RedisWithClient, startRedisWithClient } from '../support/private-redis.js'
 
 /*
  * The login and sign-up throttles' counter on a Redis of the test's own, which it stops: shared
@@ -21,14 +17,13 @@ const quiet = { warn() {}, info() {}, error() {} }
 const state = new DependencyState({ name: 'redis', log: quiet })
 const counter = (prefix: string) => new WindowCounter(client, state, prefix, 60, () => now)
 
+let stores: RedisWithClient | undefined
 beforeAll(async () => {
-  redis = await startPrivateRedis()
-  client = createRedisClient({ url: redis.url, commandTimeout: 500 })
-  await client.connect()
+  stores = await startRedisWithClient()
+  ;({ redis, client } = stores)
 }, 60_000)
 afterAll(async () => {
-  client?.disconnect()
-  await redis?.close()
+  await stores?.close()
 })
 
 describe('window counter', () => {
