@@ -28,7 +28,7 @@ export async function recreateDatabase(name) {
 
 /**
  * What a quotes database holds: { synthetic, seed, index, catalog } (counts of quotes by origin,
- * whether the search index exists, whether every quote has its author), or undefined when the
+ * whether both search indexes exist (trigram and 4-gram), whether every quote has its author), or undefined when the
  * database or table is missing.
  */
 export async function quotesInventory(name) {
@@ -42,7 +42,8 @@ export async function quotesInventory(name) {
     const { rows } = await client.query(
       `SELECT count(*) FILTER (WHERE source = 'synthetic')::int AS synthetic,
               count(*) FILTER (WHERE source <> 'synthetic')::int AS seed,
-              EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'quote_search_words_trgm') AS index
+              (SELECT count(*) = 2 FROM pg_indexes
+                WHERE indexname IN ('quote_search_words_trgm', 'quote_search_words_quads')) AS index
          FROM quotes`,
     )
     // Authors and tags (migration 20) filled for every quote, synthetic ones included.

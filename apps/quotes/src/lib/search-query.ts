@@ -10,8 +10,9 @@ import { likePattern, type TermKind, termKind } from './search-term.js'
  *    histogram, held in memory: search-sample.ts) the term matches. A common term (estimated
  *    above SAMPLED_ABOVE) gets that estimate as its total, without a query: the index would read
  *    its trigrams' long posting lists, and its pages are short walks.
- * 1. `firstMatches`: otherwise the GIN trigram index finds the candidates and the heap check
- *    stops at EXACT_LIMIT + 1 matches. Fewer: that is every match, counted exactly, and pages come
+ * 1. `firstMatches`: otherwise a GIN index finds the candidates (the 4-gram index of migration
+ *    1700000000030 for terms of QUAD_LENGTH characters or more, the trigram index for shorter
+ *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match, counted exactly, and pages come
  *    from them. Otherwise the total is estimated from how far into the table (in blocks, which
  *    follow the ids) those matches reached, and each page is its own query:
  * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
@@ -63,40 +64,50 @@ interface MatchRow {
 }
 
 const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0'
-/** The trigram index (bitmap scans) only. */
+/** The GIN indexes (bitmap scans) only. */
 const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL}`
 /** The primary key in id order only. */
 const WALK_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; ${NO_PARALLEL}`
 /** The settings each strategy runs with (for EXPLAIN in tests). */
 export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_PARALLEL }
 
+/** A term whose key is at least this long is found by the 4-gram index (migration 30). */
+export const QUAD_LENGTH = 4
+
+/** The term as quote_search_key() normalizes it (letters and digits; other runs become 'ǂ'). */
+export function searchKey(term: string): string {
+  return term.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 'ǂ')
+}
+
 /**
  * FROM and WHERE of a term's search (parameters: `values`). The words table narrows (or decides);
  * terms with other characters than letters and digits are decided by the quote's own text.
+ * `indexed`: the query finds its candidates through an index (not a walk in id order), so a term
+ * of QUAD_LENGTH or more characters is looked up in the 4-gram index, and its substring test
+ * (`strpos`, which the trigram index cannot serve) only checks those candidates.
  */
-export function matchClause(kind: TermKind): { from: string; where: string; table: string } {
-  switch (kind) {
-    case 'word':
-      return {
-        table: 'quote_search',
-        from: 'quote_search s',
-        where: `s.words LIKE '%ǂ' || quote_search_key($1) || 'ǂ%'`,
-      }
-    case 'plain':
-      return {
-        table: 'quote_search',
-        from: 'quote_search s',
-        where: `s.words LIKE '%' || quote_search_key($1) || '%'`,
-      }
-    case 'exact':
-      return {
+export function matchClause(
+  term: string,
+  { indexed }: { indexed: boolean },
+): { from: string; where: string; table: string } {
+  const kind = termKind(term)
+  if (kind === 'scan') {
+    return { table: 'quotes', from: 'quotes s', where: 's.search_text LIKE lower($1)' }
+  }
+  const word = kind === 'word'
+  const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
+  const keyLength = word ? term.length + 2 : searchKey(term).length
+  const words =
+    indexed && keyLength >= QUAD_LENGTH
+      ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND strpos(s.words, ${key}) > 0`
+      : `s.words LIKE '%' || ${key} || '%'`
+  return kind === 'exact'
+    ? {
         table: 'quote_search',
         from: 'quote_search s JOIN quotes q ON q.num = s.num',
-        where: `s.words LIKE '%' || quote_search_key($1) || '%' AND q.search_text LIKE lower($2)`,
+        where: `${words} AND q.search_text LIKE lower($2)`,
       }
-    case 'scan':
-      return { table: 'quotes', from: 'quotes s', where: 's.search_text LIKE lower($1)' }
-  }
+    : { table: 'quote_search', from: 'quote_search s', where: words }
 }
 
 /** The parameters of matchClause's WHERE. */
@@ -109,7 +120,7 @@ export function matchValues(term: string, kind: TermKind): unknown[] {
 /** Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. */
 export function firstMatchesQuery(term: string): Query {
   const kind = termKind(term)
-  const { from, where, table } = matchClause(kind)
+  const { from, where, table } = matchClause(term, { indexed: true })
   return {
     text:
       `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
@@ -119,10 +130,18 @@ export function firstMatchesQuery(term: string): Query {
   }
 }
 
-/** One page in id order; `below` limits the ids searched (the index strategy). */
-export function pageQuery(term: string, offset: number, limit: number, below?: number): Query {
+/**
+ * One page in id order: a walk of the primary key (`walk`), or through the index, where `below`
+ * limits the ids searched.
+ */
+export function pageQuery(
+  term: string,
+  offset: number,
+  limit: number,
+  { walk = false, below }: { walk?: boolean; below?: number } = {},
+): Query {
   const kind = termKind(term)
-  const { from, where } = matchClause(kind)
+  const { from, where } = matchClause(term, { indexed: !walk })
   const vals = matchValues(term, kind)
   const range = below === undefined ? '' : ` AND s.num <= $${vals.push(below)}`
   const o = vals.push(offset)
@@ -197,13 +216,13 @@ export async function estimatedPage(
   // Rows an id-order walk reads to find the page, at the term's estimated density.
   const walk = (needed * corpus.size) / Math.max(matches.total, 1)
   if (walk <= walkMaxRows || termKind(term) === 'scan') {
-    return toNums(await run(pool, WALK_ONLY, pageQuery(term, offset, limit)))
+    return toNums(await run(pool, WALK_ONLY, pageQuery(term, offset, limit, { walk: true })))
   }
   // Twice the expected range; a page that falls short there (or past it) is asked again whole.
   const below = corpus.idAt(Math.ceil(2 * walk))
   if (below !== undefined) {
     // The planner picks the primary key's range, or that ANDed with the trigram index.
-    const nums = toNums(await run(pool, NO_PARALLEL, pageQuery(term, offset, limit, below)))
+    const nums = toNums(await run(pool, NO_PARALLEL, pageQuery(term, offset, limit, { below })))
     if (nums.length === limit) return nums
   }
   return toNums(await run(pool, INDEX_ONLY, pageQuery(term, offset, limit)))

@@ -60,10 +60,13 @@ export function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
   return Int32Array.from(out)
 }
 
-/** The quotes carrying the tag that match the term, without order. */
-function taggedQuery(term: string, tagId: number): Query {
+/**
+ * The quotes carrying the tag that match the term, without order; `indexed`: the term's index
+ * may find them (the planner chooses), rather than a walk of the tag's quotes.
+ */
+function taggedQuery(term: string, tagId: number, indexed: boolean): Query {
   const kind = termKind(term)
-  const { from, where } = matchClause(kind)
+  const { from, where } = matchClause(term, { indexed })
   const values = matchValues(term, kind)
   const t = values.push(tagId)
   return {
@@ -74,13 +77,13 @@ function taggedQuery(term: string, tagId: number): Query {
 
 /** Up to EXACT_LIMIT + 1 of the term's matches among the tag's quotes. */
 export function taggedMatchesQuery(term: string, tagId: number): Query {
-  const query = taggedQuery(term, tagId)
+  const query = taggedQuery(term, tagId, true)
   return { ...query, text: `${query.text} LIMIT ${EXACT_LIMIT + 1}` }
 }
 
 /** One page of them in id order. */
 export function taggedPageQuery(term: string, tagId: number, offset: number, limit: number): Query {
-  const { text, values } = taggedQuery(term, tagId)
+  const { text, values } = taggedQuery(term, tagId, false)
   const o = values.push(offset)
   const l = values.push(limit)
   return { text: `${text} ORDER BY s.num OFFSET $${o} LIMIT $${l}`, values }

@@ -27,9 +27,9 @@ async function truth(term: string): Promise<number[]> {
   return rows.map((row) => row.num)
 }
 
-async function plan(settings: string, query: { text: string; values: unknown[] }) {
+async function plan(settings: string, query: search.Query, options = '') {
   const results = (await c.pool.query(
-    `${settings}; EXPLAIN ${search.inlined(query)}`,
+    `${settings}; EXPLAIN ${options} ${search.inlined(query)}`,
   )) as unknown as QueryResult[]
   return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
 }
@@ -50,16 +50,29 @@ describe('inlined queries', () => {
 })
 
 describe('plans', () => {
-  it('find candidates with the trigram index, or walk the primary key in id order', async () => {
-    for (const term of ['owl', 'of', "don't"]) {
-      expect(
-        await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term)),
-        term,
-      ).toContain('Bitmap Index Scan on quote_search_words_trgm')
+  it('find candidates with the 4-gram index from 4 characters, the trigram index below', async () => {
+    // The key's length decides: 'of' is the word 'ǂofǂ', "don't" is 'donǂt', 'a' is 'ǂaǂ'.
+    const expected = {
+      owl: 'quote_search_words_trgm',
+      a: 'quote_search_words_trgm',
+      even: 'quote_search_words_quads',
+      of: 'quote_search_words_quads',
+      "don't": 'quote_search_words_quads',
     }
-    const walk = await plan(search.PLAN_SETTINGS.walk, search.pageQuery('owl', 0, 20))
-    expect(walk).toContain('Index Scan using quote_search_pkey')
-    expect(walk).not.toMatch(/Sort|Bitmap/)
+    for (const [term, index] of Object.entries(expected)) {
+      const explained = await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))
+      expect(explained, term).toContain(`Bitmap Index Scan on ${index}`)
+      expect(explained.match(/Bitmap Index Scan on quote_search_words_/g), term).toHaveLength(1)
+    }
+  })
+
+  it('walk the primary key in id order, without computing any 4-grams', async () => {
+    for (const term of ['owl', 'even']) {
+      const query = search.pageQuery(term, 0, 20, { walk: true })
+      const walk = await plan(search.PLAN_SETTINGS.walk, query)
+      expect(walk, term).toContain('Index Scan using quote_search_pkey')
+      expect(walk, term).not.toMatch(/Sort|Bitmap|quote_search_quads/)
+    }
     const tagged = await plan(TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 1, 600, 20))
     expect(tagged).toMatch(/Nested Loop[\s\S]*quote_tags_pkey[\s\S]*quote_search_pkey/)
     expect(tagged).not.toMatch(/Sort|Seq Scan|Merge|Hash/)
@@ -92,6 +105,26 @@ describe('plans', () => {
 })
 
 describe('totals', () => {
+  it('count only quotes holding the term itself, not just its 4-grams apart', async () => {
+    // 'wxyzq' has the 4-grams 'wxyz' and 'xyzq'; this quote holds both, but not the term.
+    await c.pool.query(
+      "INSERT INTO quotes (num, quote, author, source) VALUES (999, 'Say wxyz, then xyzq.', 'Nobody', 'test')",
+    )
+    try {
+      const apart = await search.firstMatches(c.pool, 'wxyzq')
+      expect({ total: apart.total, ids: [...apart.ids] }).toEqual({ total: 0, ids: [] })
+      const together = await search.firstMatches(c.pool, 'wxyz, then')
+      expect({ total: together.total, ids: [...together.ids] }).toEqual({ total: 1, ids: [999] })
+      // The 4-gram index found it as a candidate: the substring check is what refused it.
+      const query = search.firstMatchesQuery('wxyzq')
+      const explained = await plan(search.PLAN_SETTINGS.index, query, '(ANALYZE)')
+      expect(explained).toMatch(/Bitmap Index Scan on quote_search_words_quads.*rows=1 /)
+      expect(explained).toMatch(/Rows Removed by Filter: 1\n/)
+    } finally {
+      await c.pool.query('DELETE FROM quotes WHERE num = 999')
+    }
+  })
+
   it('count exactly EXACT_LIMIT matches exactly', async () => {
     const quad = await search.firstMatches(c.pool, 'quad')
     expect({ total: quad.total, estimated: quad.estimated }).toEqual({
