@@ -7,9 +7,8 @@ import {
 } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
-import { useTestApp } from '../support/test-app.js'
+import { JSON_ACCEPT, useTestApp } from '../support/test-app.js'
 
-const JSON_ACCEPT = { accept: 'application/json' }
 const t = useTestApp('authors_tags')
 
 const json = async (url: string) => {

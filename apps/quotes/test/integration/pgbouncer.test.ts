@@ -9,8 +9,7 @@ import { loadQuotesConfig, type QuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
 import { readSeedFile } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
-
-const JSON_ACCEPT = { accept: 'application/json' }
+import { JSON_ACCEPT } from '../support/test-app.js'
 
 async function expectMigratedAndSeededOnce(replicas: Replicas<QuotesConfig>) {
   expectThreeStarted(replicas)

@@ -10,9 +10,8 @@ import {
 } from '@repo/service-kit/vitest'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
-import { useTestApp } from '../support/test-app.js'
+import { JSON_ACCEPT, useTestApp } from '../support/test-app.js'
 
-const JSON_ACCEPT = { accept: 'application/json' }
 const t = useTestApp('happy')
 
 describe('GET /api (random quote)', () => {

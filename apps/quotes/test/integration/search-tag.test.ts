@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { EXACT_LIMIT, inlined } from '../../src/lib/search-query.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import { TAG_PLAN_SETTINGS, taggedPageQuery } from '../../src/lib/tag-search.js'
-import { useTestApp } from '../support/test-app.js'
+import { JSON_ACCEPT, useTestApp } from '../support/test-app.js'
 
-const JSON_ACCEPT = { accept: 'application/json' }
 const t = useTestApp('search_tag')
 
 async function search(query: string) {

@@ -12,9 +12,8 @@ import {
   pageQuery,
 } from '../../src/lib/search-query.js'
 import { likePattern } from '../../src/lib/search-term.js'
-import { createTestApp, type TestApp } from '../support/test-app.js'
+import { createTestApp, JSON_ACCEPT, type TestApp } from '../support/test-app.js'
 
-const JSON_ACCEPT = { accept: 'application/json' }
 let t: TestApp
 let nums: Int32Array
 

@@ -3,9 +3,8 @@ import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { QuoteStore } from '../../src/lib/quote-store.js'
 import { QuoteOfTheDay } from '../../src/lib/today.js'
-import { createTestApp, type TestApp } from '../support/test-app.js'
+import { createTestApp, JSON_ACCEPT, type TestApp } from '../support/test-app.js'
 
-const JSON_ACCEPT = { accept: 'application/json' }
 let t: TestApp
 let clock = new Date('2026-03-01T22:59:30Z')
 

@@ -6,6 +6,9 @@ import { prepareDatabase } from '../../src/lib/database.js'
 
 export type TestApp = ServiceTestApp<QuotesConfig>
 
+/** Headers asking for JSON. */
+export const JSON_ACCEPT = { accept: 'application/json' }
+
 /**
  * The real quotes app on a fresh, migrated and seeded database and its own Redis key prefix.
  * `env` overrides configuration as environment variables would.
