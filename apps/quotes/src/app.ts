@@ -51,6 +51,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     root: packageRoot,
     openApi: OPEN_API,
     describeOnly,
+    // Not ready while the catalog's first load runs (see the catalog plugin).
+    readiness: { catalog: { probe: () => fastify.catalogWarm() } },
   })
   // CORS for a public, read-only API: any origin may GET; preflights are answered (cached a
   // day) before the per-client ceiling. @fastify/cors measured no dearer than the hand-written

@@ -82,6 +82,33 @@ describe('the platform plugin', () => {
     })
   })
 
+  it('adds the app’s own readiness checks to its own', async () => {
+    let warm = false
+    const app = await platformApp(
+      {},
+      {
+        readiness: {
+          warmup: {
+            probe: async () => {
+              if (!warm) throw new Error('still warming up')
+            },
+          },
+        },
+      },
+    )
+    const cold = await app.inject({ url: '/ready' })
+    expect(cold.statusCode).toBe(503)
+    expect(cold.json()).toEqual({
+      status: 'unavailable',
+      checks: { load: 'up', postgres: 'up', redis: 'up', warmup: 'down' },
+    })
+    warm = true
+    expect((await app.inject({ url: '/ready' })).json()).toEqual({
+      status: 'ready',
+      checks: { load: 'up', postgres: 'up', redis: 'up', warmup: 'up' },
+    })
+  })
+
   it('opens the pool the configuration asks for, named after the service', async () => {
     const app = await platformApp()
     expect(app.pg.options.max).toBe(3)

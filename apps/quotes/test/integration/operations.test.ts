@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../support/test-app.js'
 
 let t: TestApp
@@ -17,13 +18,42 @@ describe('operations endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' })
   })
 
-  it('/ready checks Postgres and Redis', async () => {
+  it('/ready checks Postgres, Redis and that the catalog has loaded', async () => {
     const res = await t.app.inject({ url: '/ready' })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
       status: 'ready',
-      checks: { load: 'up', postgres: 'up', redis: 'up' },
+      checks: { load: 'up', postgres: 'up', redis: 'up', catalog: 'up' },
     })
+  })
+
+  it('/ready is 503 while the catalog’s first load runs, then 200 without a restart', async () => {
+    // The catalog reads the tags table last; a lock held on it keeps a new replica's first load waiting.
+    const locker = new pg.Client({ connectionString: t.db.url })
+    await locker.connect()
+    let replica: TestApp | undefined
+    try {
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE tags IN ACCESS EXCLUSIVE MODE')
+      // A cache too small for the corpus: the quote store then reads ids only, not the tags.
+      const env = { READY_CHECK_TIMEOUT_MS: '100', QUOTE_CACHE_MAX: '100' }
+      replica = await createTestApp('ops', env, { shareWith: t })
+      const warming = await replica.app.inject({ url: '/ready' })
+      expect(warming.statusCode).toBe(503)
+      expect(warming.json()).toEqual({
+        status: 'unavailable',
+        checks: { load: 'up', postgres: 'up', redis: 'up', catalog: 'down' },
+      })
+      await locker.query('COMMIT')
+      const app = replica.app
+      await vi.waitFor(
+        async () => expect((await app.inject({ url: '/ready' })).statusCode).toBe(200),
+        { timeout: 15_000, interval: 50 },
+      )
+    } finally {
+      await locker.end()
+      await replica?.close()
+    }
   })
 
   it('/metrics exposes request counts and latencies by route and status', async () => {

@@ -36,7 +36,7 @@ describe('the per-address ceiling on a Redis Cluster', () => {
     const ready = await first.app.inject({ url: '/ready' })
     expect(ready.json()).toEqual({
       status: 'ready',
-      checks: { load: 'up', postgres: 'up', redis: 'up' },
+      checks: { load: 'up', postgres: 'up', redis: 'up', catalog: 'up' },
     })
   })
 })

@@ -16,7 +16,11 @@ export const JSON_ACCEPT = { accept: 'application/json' }
 export function createTestApp(
   label: string,
   env: Record<string, string> = {},
-  { pgAdminUrl, now }: { pgAdminUrl?: string; now?: () => Date } = {},
+  {
+    pgAdminUrl,
+    now,
+    shareWith,
+  }: { pgAdminUrl?: string; now?: () => Date; shareWith?: Pick<TestApp, 'db' | 'redis'> } = {},
 ): Promise<TestApp> {
   return createServiceTestApp({
     label: `quotes_${label}`,
@@ -26,6 +30,7 @@ export function createTestApp(
     env,
     ...(pgAdminUrl ? { pgAdminUrl } : {}),
     ...(now ? { appOptions: { now } } : {}),
+    ...(shareWith ? { shareWith } : {}),
   })
 }
 

@@ -4,7 +4,7 @@ import { Problem } from '@repo/contracts'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { BaseConfig } from '../config.js'
-import healthPlugin from './health.js'
+import healthPlugin, { type ReadinessCheck } from './health.js'
 import metricsPlugin from './metrics.js'
 import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
 import pagesPlugin from './pages.js'
@@ -34,6 +34,11 @@ export interface PlatformOptions {
    * true.
    */
   redisCritical?: boolean
+  /**
+   * The app's own readiness checks, beside the kit's (load, postgres, redis): for example a
+   * warm-up that must finish before the instance takes traffic. Probed lazily, per `/ready`.
+   */
+  readiness?: Record<string, ReadinessCheck>
   /**
    * Build the service only to describe it (its OpenAPI document): Postgres and Redis are never
    * connected to. See describeService.
@@ -105,6 +110,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
       },
       // Unset: critical, the health plugin's default.
       redis: { probe: () => fastify.redisReady(), critical: opts.redisCritical },
+      ...opts.readiness,
     },
   })
 }
