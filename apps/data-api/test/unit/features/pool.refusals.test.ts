@@ -18,8 +18,22 @@ describe('the feature pool refuses', () => {
         'All 1 feature threads are busy and 0 calls are waiting.',
       )
       expect((await first).words).toBe(2)
-      // The refused call gave its place back.
+      // The refused call took no place.
       expect((await pool.run('stats', 'Hello again.', undefined)).words).toBe(2)
+    } finally {
+      await pool.close()
+    }
+  }, 60_000)
+
+  it('as many calls as come beyond its threads and queue, and takes a full load again after', async () => {
+    const pool = createFeaturePool({ threads: 1, maxQueue: 2, timeoutMs: 60_000 })
+    try {
+      for (let round = 0; round < 3; round++) {
+        const taken = [1, 2, 3].map((n) => pool.run('stats', 'One two. '.repeat(n), undefined))
+        const refused = Array.from({ length: 10 }, () => pool.run('stats', 'x', undefined))
+        for (const call of refused) await expect(call).rejects.toBeInstanceOf(PoolOverloadedError)
+        expect((await Promise.all(taken)).map((result) => result.words)).toEqual([2, 4, 6])
+      }
     } finally {
       await pool.close()
     }

@@ -6,18 +6,20 @@ import {
   type FeaturePool,
   FeatureTimeoutError,
   PoolOverloadedError,
+  workerEntry,
 } from '../../../src/features/pool.js'
 
 /*
  * The pool with real worker threads (running the TypeScript sources through the tsx shim).
  * Calls that must stay busy for a while are given far more text than a plan allows: stats on
- * 40 MB takes seconds in any worker, which no budget below is close to.
+ * 40 MB takes seconds in any worker, and on 85 MB (cancelled calls) twice the budgets below.
  */
 
 const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
   'Write to a.b@example.com or call +44 20 7946 0958.\n\nThe second paragraph is short. It ends here.'
 const HUGE = 'many words here. '.repeat(2_500_000)
+const LONG = 'many words here. '.repeat(5_000_000)
 
 describe('the feature pool', () => {
   let pool: FeaturePool
@@ -37,6 +39,15 @@ describe('the feature pool', () => {
     expect(sized.threads).toBe(availableParallelism())
     await sized.close()
     expect(pool.threads).toBe(2)
+  })
+
+  it('finds its worker beside it: worker.js when built, the tsx shim in the sources', () => {
+    expect(workerEntry('file:///srv/app/dist/features/pool.js').href).toBe(
+      'file:///srv/app/dist/features/worker.js',
+    )
+    expect(workerEntry('file:///srv/app/src/features/pool.ts').href).toBe(
+      'file:///srv/app/src/features/worker-tsx.mjs',
+    )
   })
 
   it.each(FEATURES)(
@@ -64,12 +75,34 @@ describe('the feature pool', () => {
     await expect(pool.run('stats', TEXT, [])).rejects.toThrow('options must be an object')
   })
 
+  it('passes an error of the feature itself on as it is', async () => {
+    // Text that is not a string: the feature fails in its worker, not for time or room.
+    const error = await pool.run('stats', 42 as unknown as string, undefined).catch((e) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error).not.toBeInstanceOf(FeatureTimeoutError)
+    expect(error).not.toBeInstanceOf(PoolOverloadedError)
+    expect(await pool.run('stats', 'Still here.', undefined)).toMatchObject({ words: 2 })
+  })
+
+  it('leaves no timer behind once a call is settled', async () => {
+    // A call's budget timer, left running, would keep the process alive for a budget (a minute).
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const call = pool.run('stats', TEXT, undefined)
+    expect(timers()).toBe(before + 1)
+    await call
+    expect(timers()).toBe(before)
+    await pool.run('stats', 42 as unknown as string, undefined).catch(() => undefined)
+    expect(timers()).toBe(before)
+  })
+
   it('counts running and waiting calls, and refuses a call when the queue is full', async () => {
     const small = createFeaturePool({ threads: 1, maxQueue: 1, timeoutMs: 120_000 })
     try {
       const first = small.run('stats', HUGE, undefined)
       const second = small.run('stats', 'Hello world.', undefined)
-      expect(small.running + small.queued).toBe(2)
+      expect(small.running).toBe(1)
+      expect(small.queued).toBe(1)
       await expect(small.run('stats', 'Hello world.', undefined)).rejects.toThrow(
         PoolOverloadedError,
       )
@@ -89,7 +122,7 @@ describe('the feature pool', () => {
     try {
       // Warm: the worker has loaded stats, so the budget only counts the work.
       expect((await budget.run('stats', 'Warm up.', undefined)).words).toBe(2)
-      const error = await budget.run('stats', HUGE, undefined).catch((e: unknown) => e)
+      const error = await budget.run('stats', LONG, undefined).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(FeatureTimeoutError)
       expect((error as Error).message).toBe('The stats feature did not finish within 3000 ms.')
       // piscina's own abort, kept for whoever logs the error.
@@ -103,10 +136,15 @@ describe('the feature pool', () => {
   }, 120_000)
 
   it('counts the budget from the start of the work: a call that waited it all is overloaded', async () => {
-    const budget = createFeaturePool({ threads: 1, maxQueue: 4, timeoutMs: 3000 })
+    const budget = createFeaturePool({ threads: 1, maxQueue: 1, timeoutMs: 3000 })
     try {
-      expect((await budget.run('stats', 'Warm up.', undefined)).words).toBe(2)
-      const busy = budget.run('stats', HUGE, undefined).catch((e: unknown) => e)
+      // Two calls at once, so that both places for a call's start time have held one.
+      const warm = await Promise.all([
+        budget.run('stats', 'Warm up.', undefined),
+        budget.run('stats', 'Warm up.', undefined),
+      ])
+      expect(warm.map((result) => result.words)).toEqual([2, 2])
+      const busy = budget.run('stats', LONG, undefined).catch((e: unknown) => e)
       const waiting = budget.run('stats', TEXT, undefined).catch((e: unknown) => e)
       const [ran, waited] = await Promise.all([busy, waiting])
       expect(ran).toBeInstanceOf(FeatureTimeoutError)
