@@ -1,170 +1,146 @@
-import { Cluster, Redis } from 'ioredis'
-import { afterAll, describe, expect, it } from 'vitest'
-import { createClusterClient, parseClusterNodes } from '../src/redis/client.js'
+import { Redis } from 'ioredis'
+import { describe, expect, it, vi } from 'vitest'
 import { subscribe } from '../src/redis/subscriber.js'
-import { startPrivateRedis, startRedisCluster, waitFor } from '../src/testing/index.js'
+import { startPrivateRedis, waitFor } from '../src/testing/index.js'
+import { connectionsTo, replyHoldingProxy } from './support/connections.js'
+import { listeners, publish, recorder, useCleanups } from './support/subscriptions.js'
 
-// Subscriptions that say when they listen, on a Redis and a Redis Cluster of the test's own.
+// Subscriptions that say when they listen, on a Redis server of the test's own (the cluster's are
+// in redis-subscriber.cluster.test.ts).
 
-const cleanups: (() => Promise<unknown>)[] = []
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup()
-})
+const cleanup = useCleanups()
 
-function recorder() {
-  const events: string[] = []
-  return {
-    events,
-    handlers: {
-      message: (message: string) => events.push(`message ${message}`),
-      listening: () => events.push('listening'),
-      deaf: () => events.push('deaf'),
-    },
-  }
+/** A private Redis and a client of it that is never connected itself (the subscriber duplicates it). */
+async function redisAndClient(opts: { running?: boolean; username?: string } = {}) {
+  const redis = await startPrivateRedis({ running: opts.running })
+  cleanup(() => redis.close())
+  const client = new Redis(redis.url, {
+    lazyConnect: true,
+    retryStrategy: () => 50,
+    ...(opts.username ? { username: opts.username, password: 'secret' } : {}),
+  })
+  client.on('error', () => {})
+  cleanup(async () => client.disconnect())
+  return { redis, client }
 }
 
 describe('subscribe on one Redis server', () => {
   it('listens, goes deaf when Redis stops, and listens again when it is back', async () => {
-    const redis = await startPrivateRedis()
-    cleanups.push(() => redis.close())
-    const client = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => 50 })
-    client.on('error', () => {})
-    cleanups.push(async () => client.disconnect())
+    const { redis, client } = await redisAndClient()
     const { events, handlers } = recorder()
     const subscription = subscribe(client, 'chan', handlers)
-    cleanups.push(() => subscription.stop())
+    cleanup(() => subscription.stop())
     await waitFor('listening', async () => subscription.listening)
-    const publisher = new Redis(redis.url)
-    publisher.on('error', () => {})
-    cleanups.push(async () => publisher.disconnect())
-    await publisher.publish('chan', 'one')
+    await publish(redis.port, 'chan', 'one')
     await waitFor('the message', async () => events.includes('message one'))
 
     await redis.stop()
     await waitFor('deaf', async () => !subscription.listening)
     await redis.start()
     await waitFor('listening again', async () => subscription.listening, 10_000)
-    await waitFor('the publisher to reconnect', async () => publisher.status === 'ready', 10_000)
-    await publisher.publish('chan', 'two')
+    await publish(redis.port, 'chan', 'two')
     await waitFor('the second message', async () => events.includes('message two'))
     expect(events).toEqual(['listening', 'message one', 'deaf', 'listening', 'message two'])
   })
 
-  it('starts deaf when Redis is down and listens once it is up', async () => {
-    const redis = await startPrivateRedis({ running: false })
-    cleanups.push(() => redis.close())
-    const client = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => 50 })
-    client.on('error', () => {})
-    const { handlers } = recorder()
+  it('starts deaf when Redis is down, quietly, and listens once it is up', async () => {
+    const { redis, client } = await redisAndClient({ running: false })
+    const connections = connectionsTo(redis.port)
+    const consoleErrors = vi.spyOn(console, 'error')
+    try {
+      const subscription = subscribe(client, 'chan', recorder().handlers)
+      cleanup(() => subscription.stop())
+      expect(subscription.listening).toBe(false)
+      await waitFor('two refused connections', async () => connections.refused() >= 2)
+      await redis.start()
+      await waitFor('listening', async () => subscription.listening, 10_000)
+      // The refused connections were the subscriber's to handle, not "unhandled error events".
+      expect(consoleErrors.mock.calls.filter((call) => /ioredis/.test(String(call[0])))).toEqual([])
+    } finally {
+      consoleErrors.mockRestore()
+      connections.stop()
+    }
+  })
+
+  it('keeps trying while its user may not subscribe to the channel, and listens once allowed', async () => {
+    const { redis, client } = await redisAndClient({ username: 'listener' })
+    const admin = new Redis(redis.url)
+    cleanup(async () => admin.disconnect())
+    // Redis 7 users get no channel until granted one (acl-pubsub-default resetchannels).
+    await admin.call('ACL', 'SETUSER', 'listener', 'on', '>secret', '~*', '+@all')
+    // A refused SUBSCRIBE nobody catches would crash a service (ioredis resubscribing by itself).
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    cleanup(async () => process.off('unhandledRejection', onUnhandled))
+    const { events, handlers } = recorder()
     const subscription = subscribe(client, 'chan', handlers)
-    cleanups.push(() => subscription.stop())
+    cleanup(() => subscription.stop())
+    const refusals = async () => {
+      const log = (await admin.call('ACL', 'LOG')) as unknown[][]
+      const entries = log.map((entry) => Object.fromEntries(chunk(entry)))
+      const refused = entries.find((e) => e.reason === 'channel' && e.object === 'chan')
+      return Number(refused?.count ?? 0)
+    }
+    await waitFor('SUBSCRIBE refused on two connections', async () => (await refusals()) >= 2)
     expect(subscription.listening).toBe(false)
-    await redis.start()
-    await waitFor('listening', async () => subscription.listening, 10_000)
+
+    await admin.call('ACL', 'SETUSER', 'listener', '&chan')
+    await waitFor('listening once allowed', async () => subscription.listening, 10_000)
+    await publish(redis.port, 'chan', 'one')
+    await waitFor('the message', async () => events.includes('message one'))
+
+    // Revoking the channel makes Redis drop the subscribed connection: deaf until allowed again.
+    await admin.call('ACL', 'SETUSER', 'listener', 'resetchannels')
+    await waitFor('deaf', async () => !subscription.listening)
+    const refusedBefore = await refusals()
+    await waitFor('refused again', async () => (await refusals()) > refusedBefore)
+    await admin.call('ACL', 'SETUSER', 'listener', '&chan')
+    await waitFor('listening again', async () => subscription.listening, 10_000)
+    expect(events).toEqual(['listening', 'message one', 'deaf', 'listening'])
+    expect(unhandled).toEqual([])
   })
 })
 
-/** How many connections of the server at `port` listen to `channel`. */
-async function listeners(port: number, channel = 'chan') {
-  const admin = new Redis({ port, host: '127.0.0.1' })
-  try {
-    const [, count] = (await admin.call('PUBSUB', 'NUMSUB', channel)) as [string, number]
-    return Number(count)
-  } finally {
-    admin.disconnect()
-  }
+/** [k1, v1, k2, v2, …] → [[k1, v1], [k2, v2], …] (an ACL LOG entry). */
+function chunk(flat: unknown[]): [unknown, unknown][] {
+  return Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]])
 }
 
 describe('stopping a subscription', () => {
   it('on one server: stops listening for good and closes its connection', async () => {
-    const redis = await startPrivateRedis()
-    cleanups.push(() => redis.close())
-    const client = new Redis(redis.url, { lazyConnect: true })
-    client.on('error', () => {})
-    cleanups.push(async () => client.disconnect())
+    const { redis, client } = await redisAndClient()
     const { events, handlers } = recorder()
     const subscription = subscribe(client, 'chan', handlers)
     await waitFor('listening', async () => subscription.listening)
-    expect(await listeners(redis.port)).toBe(1)
+    expect(await listeners(redis.port, 'chan')).toBe(1)
     await subscription.stop()
     expect(subscription.listening).toBe(false)
-    await waitFor('the connection to close', async () => (await listeners(redis.port)) === 0)
+    await waitFor(
+      'the connection to close',
+      async () => (await listeners(redis.port, 'chan')) === 0,
+    )
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(await listeners(redis.port)).toBe(0)
+    expect(await listeners(redis.port, 'chan')).toBe(0)
     expect(events).toEqual(['listening'])
   })
-})
 
-describe('subscribe on a Redis Cluster', () => {
-  it('hears what is published on any node, and moves to another node when its node dies', async () => {
-    const cluster = await startRedisCluster({ masters: 3 })
-    cleanups.push(() => cluster.close())
-    const client = createClusterClient(parseClusterNodes(cluster.seeds), {
-      url: 'redis://localhost',
-    })
-    client.on('error', () => {})
-    await client.connect()
-    cleanups.push(async () => client.disconnect())
+  it('stopped while its SUBSCRIBE is on its way: the late reply does not make it listen', async () => {
+    const { redis } = await redisAndClient()
+    const proxy = await replyHoldingProxy(redis.port, 'subscribe')
+    cleanup(() => proxy.close())
+    const connections = connectionsTo(proxy.port)
+    cleanup(async () => connections.stop())
+    const client = new Redis(proxy.port, '127.0.0.1', { lazyConnect: true })
     const { events, handlers } = recorder()
     const subscription = subscribe(client, 'chan', handlers)
-    cleanups.push(() => subscription.stop())
-    await waitFor('listening', async () => subscription.listening)
-    for (const [i, node] of cluster.nodes.entries()) {
-      const publisher = new Redis({ port: node.port, host: '127.0.0.1' })
-      await publisher.publish('chan', `from node ${i}`)
-      publisher.disconnect()
-    }
-    await waitFor('three messages', async () => events.length === 4)
-
-    // Kill the node the subscription uses: it says so, then listens on another node.
-    const clients = await Promise.all(
-      cluster.nodes.map(async (node) => {
-        const admin = new Redis({ port: node.port, host: '127.0.0.1' })
-        const list = String(await admin.client('LIST'))
-        admin.disconnect()
-        return { node, subscribed: /cmd=subscribe/.test(list) || /sub=1/.test(list) }
-      }),
-    )
-    const used = clients.find((c) => c.subscribed)?.node
-    expect(used).toBeDefined()
-    await cluster.stopNode(used as (typeof cluster.nodes)[number])
-    await waitFor('deaf', async () => !subscription.listening)
-    await waitFor('listening on another node', async () => subscription.listening, 15_000)
-    const other = cluster.nodes.find((n) => n !== used) as (typeof cluster.nodes)[number]
-    const publisher = new Redis({ port: other.port, host: '127.0.0.1' })
-    await publisher.publish('chan', 'after the failure')
-    publisher.disconnect()
-    await waitFor('the message after the failure', async () =>
-      events.includes('message after the failure'),
-    )
-    expect(events.slice(0, 4)).toEqual([
-      'listening',
-      'message from node 0',
-      'message from node 1',
-      'message from node 2',
-    ])
-    expect(events.slice(4)).toEqual(['deaf', 'listening', 'message after the failure'])
-    expect(client).toBeInstanceOf(Cluster)
-  })
-
-  it('stops for good on a cluster too: no connection left, none made again', async () => {
-    const cluster = await startRedisCluster({ masters: 3 })
-    cleanups.push(() => cluster.close())
-    const client = createClusterClient(parseClusterNodes(cluster.seeds), {
-      url: 'redis://localhost',
-    })
-    client.on('error', () => {})
-    cleanups.push(async () => client.disconnect())
-    const { events, handlers } = recorder()
-    const subscription = subscribe(client, 'chan', handlers)
-    await waitFor('listening', async () => subscription.listening)
-    const counts = async () => Promise.all(cluster.nodes.map((node) => listeners(node.port)))
-    expect((await counts()).reduce((a, b) => a + b, 0)).toBe(1)
+    await waitFor('SUBSCRIBE sent, its reply held', async () => proxy.holding())
     await subscription.stop()
+    proxy.release()
+    const [socket] = connections.connected()
+    // Its socket closes after every byte the server sent was read (the reply included).
+    await waitFor('the connection to close', async () => socket?.closed === true)
     expect(subscription.listening).toBe(false)
-    await waitFor('the connection to close', async () => (await counts()).every((n) => n === 0))
-    await new Promise((resolve) => setTimeout(resolve, 700))
-    expect(await counts()).toEqual([0, 0, 0])
-    expect(events).toEqual(['listening'])
+    expect(events).toEqual([])
   })
 })

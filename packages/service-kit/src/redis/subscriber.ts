@@ -64,7 +64,7 @@ function watch(
 /** The caller's handle: whether the channel is listened to, and how to stop for good. */
 function subscriberOf(
   state: { listening: boolean; stopped: boolean },
-  close: () => Promise<unknown>,
+  close: () => void,
 ): ChannelSubscriber {
   return {
     get listening() {
@@ -73,7 +73,7 @@ function subscriberOf(
     stop: async () => {
       state.stopped = true
       state.listening = false
-      await close()
+      close()
     },
   }
 }
@@ -84,14 +84,15 @@ function singleSubscriber(
   handlers: SubscriberHandlers,
 ): ChannelSubscriber {
   const state = { listening: false, stopped: false }
-  // The same settings as the client, but channels are subscribed anew on every `ready` (below),
-  // so a subscription made while Redis was down is made once it is back.
-  const connection = client.duplicate({ autoResubscribe: false, enableOfflineQueue: true })
+  // The same settings as the client, but the channel is subscribed anew on every `ready` (in
+  // `watch`), so a subscription made while Redis was down is made once it is back. ioredis's own
+  // resubscribing would send it twice, and nothing would catch its refusal (a process crash).
+  const connection = client.duplicate({ autoResubscribe: false })
   watch(connection, channel, handlers, state)
   connection.connect().catch(() => {
     // Down at start: the connection retries by itself and subscribes when ready.
   })
-  return subscriberOf(state, () => connection.quit().catch(() => connection.disconnect()))
+  return subscriberOf(state, () => connection.disconnect())
 }
 
 function clusterSubscriber(
@@ -107,6 +108,10 @@ function clusterSubscriber(
   let connection: Redis | undefined
   let timer: NodeJS.Timeout | undefined
 
+  /**
+   * The nodes the cluster client knows, else the seeds that name a host and a port (one given as
+   * text or a bare port waits for the cluster client: guessing would mean localhost:6379).
+   */
   function candidates(): { host: string; port: number }[] {
     const known = cluster.nodes('all').map((node) => node.options)
     const list = (known.length > 0 ? known : seeds).filter((n) => n.host && n.port)
@@ -114,39 +119,35 @@ function clusterSubscriber(
   }
 
   function connectNext() {
-    if (state.stopped) return
     const list = candidates()
     const node = list[turn % Math.max(list.length, 1)]
     turn += 1
     if (!node) {
+      // Nothing to try yet: ask again once the cluster client may have connected.
       timer = setTimeout(connectNext, 500)
       return
     }
-    const options = cluster.options.redisOptions ?? {}
+    // The nodes' own settings (credentials, TLS, timeouts). Channels never carry a key prefix.
     const current = new Redis({
-      ...options,
+      ...cluster.options.redisOptions,
       host: node.host,
       port: node.port,
-      keyPrefix: '',
-      lazyConnect: true,
-      enableOfflineQueue: true,
-      autoResubscribe: false,
+      // Connects at once (the kit's node settings say lazy: the cluster client connects those).
+      lazyConnect: false,
       // One attempt per node: when it ends, the next node is tried.
+      // Stryker disable next-line ArrowFunction: undefined stops reconnecting just as null does
       retryStrategy: () => null,
     })
     connection = current
     watch(current, channel, handlers, state)
     current.once('end', () => {
-      if (connection === current && !state.stopped) timer = setTimeout(connectNext, 200)
-    })
-    current.connect().catch(() => {
-      // 'end' follows and moves on to the next node.
+      if (!state.stopped) timer = setTimeout(connectNext, 200)
     })
   }
 
   connectNext()
-  return subscriberOf(state, async () => {
+  return subscriberOf(state, () => {
     clearTimeout(timer)
-    await connection?.quit().catch(() => connection?.disconnect())
+    connection?.disconnect()
   })
 }

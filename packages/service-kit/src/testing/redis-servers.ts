@@ -36,7 +36,12 @@ export interface RedisClusterOptions {
   replicas?: number
   /** cluster-node-timeout: how long before a master that stopped answering fails over. */
   nodeTimeoutMs?: number
+  /** Every node requires this password (requirepass, and masterauth between nodes). */
+  password?: string
 }
+
+/** redis-cli's arguments that authenticate with `password` (none without one). */
+const authArgs = (password?: string) => (password ? ['-a', password, '--no-auth-warning'] : [])
 
 async function cli(port: number, ...args: string[]): Promise<string> {
   const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args])
@@ -52,6 +57,7 @@ async function cli(port: number, ...args: string[]): Promise<string> {
 export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise<TestRedisCluster> {
   const masters = opts.masters ?? 3
   const replicas = opts.replicas ?? 0
+  const auth = authArgs(opts.password)
   const root = await mkdtemp(join(tmpdir(), 'redis-cluster-'))
   const processes = new Map<number, Spawned>()
   const nodes: RedisClusterNode[] = []
@@ -59,7 +65,10 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
   async function launch(node: RedisClusterNode) {
     const spawned = spawnServer('redis-server', [join(node.dir, 'redis.conf')], { cwd: node.dir })
     processes.set(node.port, spawned)
-    await waitFor(`redis node ${node.address}`, async () => (await cli(node.port, 'PING')) !== '')
+    await waitFor(
+      `redis node ${node.address}`,
+      async () => (await cli(node.port, ...auth, 'PING')) !== '',
+    )
   }
 
   async function closeAll() {
@@ -87,6 +96,7 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
           'appendonly no',
           `dir ${dir}`,
           'loglevel warning',
+          ...(opts.password ? [`requirepass ${opts.password}`, `masterauth ${opts.password}`] : []),
         ].join('\n'),
       )
       const node = { port, address: `127.0.0.1:${port}`, dir }
@@ -94,6 +104,7 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
       await launch(node)
     }
     await run('redis-cli', [
+      ...auth,
       '--cluster',
       'create',
       ...nodes.map((n) => n.address),
@@ -112,7 +123,9 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
     waitFor(
       'cluster_state:ok on every running node',
       async () => {
-        const infos = await Promise.all(running().map((n) => cli(n.port, 'CLUSTER', 'INFO')))
+        const infos = await Promise.all(
+          running().map((n) => cli(n.port, ...auth, 'CLUSTER', 'INFO')),
+        )
         return infos.every((info) => info.includes('cluster_state:ok'))
       },
       30_000,
@@ -127,7 +140,12 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
     masterOf: async (key) => {
       const node = running()[0]
       if (!node) throw new Error('no node is running')
-      const client = new Redis({ port: node.port, host: '127.0.0.1', lazyConnect: true })
+      const client = new Redis({
+        port: node.port,
+        host: '127.0.0.1',
+        password: opts.password,
+        lazyConnect: true,
+      })
       try {
         await client.connect()
         const slot = Number(await client.call('CLUSTER', 'KEYSLOT', key))
@@ -201,11 +219,7 @@ export async function startPrivateRedis({
         ...(password ? ['--requirepass', password] : []),
       ])
       await waitFor(`redis on port ${port}`, async () => {
-        const reply = await cli(
-          port,
-          ...(password ? ['-a', password, '--no-auth-warning'] : []),
-          'PING',
-        )
+        const reply = await cli(port, ...authArgs(password), 'PING')
         return reply.includes('PONG')
       })
     },
