@@ -10,7 +10,7 @@ import {
   type RedisClient,
 } from '../src/redis/client.js'
 import { redisProbe } from '../src/redis/probe.js'
-import { startRedisCluster, type TestRedisCluster } from '../src/testing/index.js'
+import { addRedisUser, startRedisCluster, type TestRedisCluster } from '../src/testing/index.js'
 
 // The cluster client and the readiness probe against a Redis Cluster of the test's own
 // (3 masters, no replicas): keys routed to their slots, and a probe that fails when a master
@@ -37,8 +37,8 @@ function clusterClient(keyPrefix?: string) {
   return client
 }
 
-async function node(port: number) {
-  const client = new Redis(port, '127.0.0.1', { lazyConnect: true })
+async function node(port: number, auth: { username?: string; password?: string } = {}) {
+  const client = new Redis(port, '127.0.0.1', { lazyConnect: true, ...auth })
   client.on('error', () => {})
   clients.push(client)
   await client.connect()
@@ -111,6 +111,14 @@ describe('the cluster client', () => {
   it('recognises a cluster node', async () => {
     const [first] = cluster.nodes
     expect(await isClusterNode(await node(first?.port as number))).toBe(true)
+  })
+
+  it('recognises a cluster node for an ACL user denied INFO', async () => {
+    const port = cluster.nodes[0]?.port as number
+    await addRedisUser(port, { name: 'no-info', password: 'pw', rules: ['+@all', '-@dangerous'] })
+    const user = await node(port, { username: 'no-info', password: 'pw' })
+    await expect(user.info('cluster')).rejects.toThrow(/^NOPERM/)
+    expect(await isClusterNode(user)).toBe(true)
   })
 })
 

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import metricsPlugin from '../src/plugins/metrics.js'
 import redisPlugin from '../src/plugins/redis.js'
 import responsePipeline from '../src/plugins/response-pipeline.js'
-import { type PrivateRedis, startPrivateRedis, waitFor } from '../src/testing/index.js'
+import {
+  addRedisUser,
+  type PrivateRedis,
+  startPrivateRedis,
+  waitFor,
+} from '../src/testing/index.js'
 
 // The Redis plugin against a Redis server of the test's own, stopped and started under it.
 
@@ -48,6 +53,17 @@ describe('the Redis plugin', () => {
     expect(await app.redis.get('k')).toBe('v')
     expect(about(built.lines, 'redis is unavailable')).toHaveLength(1)
     expect(about(built.lines, 'redis is available again')).toHaveLength(1)
+  })
+
+  it('starts up, not degraded, for an ACL user denied INFO (a hardened set-up)', async () => {
+    redis = await startPrivateRedis()
+    const rules = ['+@all', '-@dangerous']
+    await addRedisUser(redis.port, { name: 'app', password: 'pw', rules })
+    const built = await build(`redis://app:pw@127.0.0.1:${redis.port}`)
+    app = built.instance
+    expect(app.redisState.status).toBe('up')
+    expect(about(built.lines, 'starting without Redis')).toEqual([])
+    await app.redisReady()
   })
 
   it('logs one line when Redis goes down and one when it is back, not one per failure', async () => {
