@@ -7,7 +7,12 @@ import {
   isClusterNode,
   type RedisClient,
 } from '../src/redis/client.js'
-import { freePort, type PrivateRedis, startPrivateRedis } from '../src/testing/index.js'
+import {
+  addRedisUser,
+  freePort,
+  type PrivateRedis,
+  startPrivateRedis,
+} from '../src/testing/index.js'
 
 // The kit's Redis clients against a Redis server of the test's own: credentials from the URL,
 // key prefixes, commands that fail fast (no offline queue, a time limit) instead of piling up.
@@ -131,6 +136,25 @@ describe('createRedisClient (one server)', () => {
     const made = client({ url })
     await made.connect()
     expect(await isClusterNode(made as Redis)).toBe(false)
+  })
+
+  it('tells a plain server from a cluster node for an ACL user denied INFO', async () => {
+    const rules = ['+@all', '-@dangerous']
+    await addRedisUser(redis.port, {
+      name: 'no-info',
+      password: 'pw',
+      rules,
+      adminPassword: PASSWORD,
+    })
+    const made = client({ url: `redis://no-info:pw@127.0.0.1:${redis.port}` })
+    await made.connect()
+    await expect(made.info('cluster')).rejects.toThrow(/^NOPERM/)
+    expect(await isClusterNode(made as Redis)).toBe(false)
+  })
+
+  it('does not take a failure to ask for an answer', async () => {
+    const unconnected = client({ url }) as Redis
+    await expect(isClusterNode(unconnected)).rejects.toThrow(/enableOfflineQueue/)
   })
 })
 

@@ -10,7 +10,7 @@ import {
   type RedisClient,
 } from '../src/redis/client.js'
 import { redisProbe } from '../src/redis/probe.js'
-import { startRedisCluster, type TestRedisCluster } from '../src/testing/index.js'
+import { addRedisUser, startRedisCluster, type TestRedisCluster } from '../src/testing/index.js'
 
 // The cluster client and the readiness probe against a Redis Cluster of the test's own
 // (3 masters, no replicas): keys routed to their slots, and a probe that fails when a master
@@ -37,8 +37,8 @@ function clusterClient(keyPrefix?: string) {
   return client
 }
 
-async function node(port: number) {
-  const client = new Redis(port, '127.0.0.1', { lazyConnect: true })
+async function node(port: number, auth: { username?: string; password?: string } = {}) {
+  const client = new Redis(port, '127.0.0.1', { lazyConnect: true, ...auth })
   client.on('error', () => {})
   clients.push(client)
   await client.connect()
@@ -112,7 +112,45 @@ describe('the cluster client', () => {
     const [first] = cluster.nodes
     expect(await isClusterNode(await node(first?.port as number))).toBe(true)
   })
+
+  it('recognises a cluster node for an ACL user denied INFO', async () => {
+    const port = cluster.nodes[0]?.port as number
+    await addRedisUser(port, { name: 'no-info', password: 'pw', rules: ['+@all', '-@dangerous'] })
+    const user = await node(port, { username: 'no-info', password: 'pw' })
+    await expect(user.info('cluster')).rejects.toThrow(/^NOPERM/)
+    expect(await isClusterNode(user)).toBe(true)
+  })
 })
+
+/**
+ * Runs `probe` in the very turn `client` emits `event` ('-node', '+node') for the node on `port`
+ * (the next slot refresh may undo it), and resolves with what it says: its error or 'passed'.
+ */
+function probeAt(
+  client: Cluster,
+  event: '-node' | '+node',
+  port: number,
+  probe: () => Promise<void>,
+) {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off(event, seen)
+      reject(new Error(`no ${event} event for port ${port} within 15 s`))
+    }, 15_000)
+    function seen(node: Redis) {
+      if (node.options.port !== port) return
+      client.off(event, seen)
+      clearTimeout(timer)
+      resolve(
+        probe().then(
+          () => 'passed',
+          (error: Error) => error.message,
+        ),
+      )
+    }
+    client.on(event, seen)
+  })
+}
 
 describe('redisProbe on a cluster', () => {
   it('fails while the client is not connected', async () => {
@@ -125,7 +163,7 @@ describe('redisProbe on a cluster', () => {
     await expect(redisProbe(client)()).resolves.toBeUndefined()
   })
 
-  it('fails when a master that serves slots does not answer', async () => {
+  it('fails when a master that serves slots is lost, and when it does not answer a ping', async () => {
     const client = clusterClient()
     await client.connect()
     const probe = redisProbe(client)
@@ -133,9 +171,14 @@ describe('redisProbe on a cluster', () => {
     const firstKnown = client.nodes('master')[0]?.options.port
     const victim = cluster.nodes.find((n) => n.port !== firstKnown)
     if (!victim) throw new Error('no other master')
+    // The connection to the victim ends: the client drops it from its pool...
+    const lost = probeAt(client, '-node', victim.port, probe)
     await cluster.stopNode(victim)
     try {
-      await expect(probe()).rejects.toThrow(`masters not answering: ${victim.address}`)
+      expect(await lost).toBe(`masters not answering: ${victim.address}`)
+      // ... and puts it back at its next refresh of the slot map, where a ping fails.
+      const back = probeAt(client, '+node', victim.port, probe)
+      expect(await back).toBe(`masters not answering: ${victim.address}`)
     } finally {
       await cluster.startNode(victim)
     }

@@ -101,6 +101,15 @@ export function createRedisClient(opts: RedisClientOptions): RedisClient {
 
 /** True when the server behind `client` (a single-server client) is a Redis Cluster node. */
 export async function isClusterNode(client: Redis): Promise<boolean> {
-  const info = await client.info('cluster')
-  return /^cluster_enabled:1\b/m.test(info)
+  try {
+    return /^cluster_enabled:1\b/m.test(await client.info('cluster'))
+  } catch (error) {
+    // INFO is a @dangerous command, which an ACL user is often denied; CLUSTER INFO is not, and a
+    // server without cluster support refuses it (so does one denying it too: taken as plain).
+    if (!(error as Error).message.startsWith('NOPERM')) throw error
+    return client.cluster('INFO').then(
+      () => true,
+      () => false,
+    )
+  }
 }

@@ -1,5 +1,8 @@
 import { isCluster, type RedisClient } from './client.js'
 
+/** A range of CLUSTER SLOTS: its first node is the master serving it (Redis always names one). */
+type SlotRange = [from: number, to: number, master: [host: string, port: number]]
+
 /**
  * Readiness of Redis as the service uses it. One server: PING. A cluster: the client must know
  * the slot map, every master it knows must answer, and the cluster must report all 16,384 slots
@@ -18,19 +21,23 @@ export function redisProbe(client: RedisClient): () => Promise<void> {
     const first = masters[0]
     if (!first) throw new Error('no master is known')
     // Who serves the slots, as the cluster says (the client drops a master it lost from its pool).
-    const ranges = await first.cluster('SLOTS')
-    const owners = new Set(ranges.map(([, , owner]) => `${owner?.[0]}:${owner?.[1]}`))
+    const ranges = (await first.call('CLUSTER', 'SLOTS')) as SlotRange[]
+    const owners = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`))
     const known = new Map(
       masters.map((node) => [`${node.options.host}:${node.options.port}`, node]),
     )
-    const results = await Promise.allSettled(
+    const answers = await Promise.all(
       [...owners].map(async (address) => {
         const node = known.get(address)
-        if (!node) throw new Error('not connected')
-        await node.ping()
+        // A master the client has lost is not answering either.
+        if (!node) return address
+        return node.ping().then(
+          () => undefined,
+          () => address,
+        )
       }),
     )
-    const failed = [...owners].filter((_, i) => results[i]?.status === 'rejected')
+    const failed = answers.filter((address) => address !== undefined)
     if (failed.length > 0) throw new Error(`masters not answering: ${failed.join(', ')}`)
     const info = String(await first.cluster('INFO'))
     const served = Number(/cluster_slots_ok:(\d+)/.exec(info)?.[1] ?? 0)

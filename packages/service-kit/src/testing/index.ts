@@ -31,6 +31,7 @@ export {
   waitFor,
 } from './processes.js'
 export {
+  addRedisUser,
   type PrivateRedis,
   type RedisClusterNode,
   type RedisClusterOptions,

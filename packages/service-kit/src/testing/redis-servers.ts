@@ -179,6 +179,29 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
   }
 }
 
+/**
+ * Adds an ACL user to the Redis server on `port` (`adminPassword`: the default user's, if it has
+ * one), e.g. `['+@all', '-@dangerous']` for a user denied INFO as hardened set-ups do.
+ */
+export async function addRedisUser(
+  port: number,
+  user: { name: string; password: string; rules: string[]; adminPassword?: string },
+): Promise<void> {
+  const auth = user.adminPassword ? ['-a', user.adminPassword, '--no-auth-warning'] : []
+  const reply = await cli(
+    port,
+    ...auth,
+    'ACL',
+    'SETUSER',
+    user.name,
+    'on',
+    `>${user.password}`,
+    '~*',
+    ...user.rules,
+  )
+  if (reply.trim() !== 'OK') throw new Error(`ACL SETUSER ${user.name}: ${reply}`)
+}
+
 export interface PrivateRedis {
   port: number
   url: string
