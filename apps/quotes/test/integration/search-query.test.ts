@@ -1,10 +1,9 @@
-import type { QueryResult } from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
-import { TAG_PLAN_SETTINGS, taggedMatches, taggedPageQuery } from '../../src/lib/tag-search.js'
-import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
+import { taggedMatches } from '../../src/lib/tag-search.js'
+import { explain, recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third
 // tagged wisdom).
@@ -27,12 +26,8 @@ async function truth(term: string): Promise<number[]> {
   return rows.map((row) => row.num)
 }
 
-async function plan(settings: string, query: search.Query, options = '') {
-  const results = (await c.pool.query(
-    `${settings}; EXPLAIN ${options} ${search.inlined(query)}`,
-  )) as unknown as QueryResult[]
-  return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
-}
+const plan = (settings: string, query: search.Query, options = '') =>
+  explain(c.pool, settings, query, options)
 
 describe('inlined queries', () => {
   it('write integers and escaped strings in place of the parameters', () => {
@@ -45,61 +40,6 @@ describe('inlined queries', () => {
       expect(() => search.inlined({ text: 'SELECT $1', values: [value] })).toThrow(
         'cannot inline parameter $1',
       )
-    }
-  })
-})
-
-describe('plans', () => {
-  it('find candidates with the 4-gram index from 4 characters, the trigram index below', async () => {
-    // The key's length decides: 'of' is the word 'ǂofǂ', "don't" is 'donǂt', 'a' is 'ǂaǂ'.
-    const expected = {
-      owl: 'quote_search_words_trgm',
-      a: 'quote_search_words_trgm',
-      even: 'quote_search_words_quads',
-      of: 'quote_search_words_quads',
-      "don't": 'quote_search_words_quads',
-    }
-    for (const [term, index] of Object.entries(expected)) {
-      const explained = await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))
-      expect(explained, term).toContain(`Bitmap Index Scan on ${index}`)
-      expect(explained.match(/Bitmap Index Scan on quote_search_words_/g), term).toHaveLength(1)
-    }
-  })
-
-  it('walk the primary key in id order, without computing any 4-grams', async () => {
-    for (const term of ['owl', 'even']) {
-      const query = search.pageQuery(term, 0, 20, { walk: true })
-      const walk = await plan(search.PLAN_SETTINGS.walk, query)
-      expect(walk, term).toContain('Index Scan using quote_search_pkey')
-      expect(walk, term).not.toMatch(/Sort|Bitmap|quote_search_quads/)
-    }
-    const tagged = await plan(TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 1, 600, 20))
-    expect(tagged).toMatch(/Nested Loop[\s\S]*quote_tags_pkey[\s\S]*quote_search_pkey/)
-    expect(tagged).not.toMatch(/Sort|Seq Scan|Merge|Hash/)
-  })
-})
-
-describe('plans', () => {
-  // Parallel workers as cheap as can be: a plan without them is the settings' doing.
-  const CHEAP_PARALLEL = [
-    'parallel_setup_cost = 0',
-    'parallel_tuple_cost = 0',
-    'min_parallel_table_scan_size = 0',
-    'min_parallel_index_scan_size = 0',
-  ]
-    .map((setting) => `SET LOCAL ${setting}`)
-    .join('; ')
-
-  it('of a term within a tag never go parallel', async () => {
-    // A join of the tag's quotes and the term's matches would go parallel if it could.
-    const planned = [
-      [TAG_PLAN_SETTINGS.matches, taggedPageQuery('owl', 2, 0, 20)],
-      [TAG_PLAN_SETTINGS.page, taggedPageQuery('owl', 2, 600, 20)],
-    ] as const
-    for (const [settings, query] of planned) {
-      const allowed = `${CHEAP_PARALLEL}; ${settings}; SET LOCAL max_parallel_workers_per_gather = 2`
-      expect(await plan(allowed, query), settings).toContain('Gather')
-      expect(await plan(`${CHEAP_PARALLEL}; ${settings}`, query), settings).not.toContain('Gather')
     }
   })
 })
@@ -249,12 +189,14 @@ describe('strategies', () => {
     await search.estimatedPage(r.pool, all, 'even', matches, 0, 20)
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${walk}; `)).toBe(true)
+    expect(r.sent[0]).not.toContain('quote_search_quads')
     // 100 rows to walk (40 pages of 2,000 matches in 4,006 quotes): searched up to the 201st id.
     r.sent.length = 0
     await search.estimatedPage(r.pool, all, 'even', matches, 30, 20, { walkMaxRows: 99 })
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${planner}; `)).toBe(true)
     expect(r.sent[0]).toContain(`AND s.num <= ${all.idAt(Math.ceil((2 * 50 * all.size) / 2000))} `)
+    expect(r.sent[0]).toContain('quote_search_quads(s.words) @>')
     // A range past the last id: the whole index at once.
     r.sent.length = 0
     await search.estimatedPage(r.pool, all, 'even', { ...matches, total: 20 }, 30, 20, {
@@ -262,6 +204,7 @@ describe('strategies', () => {
     })
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${index}; `)).toBe(true)
+    expect(r.sent[0]).toContain('quote_search_quads(s.words) @>')
     // Exactly walkMaxRows rows to walk (50 of 2,003 matches in 4,006): walked; and a term
     // without letters or digits always is.
     r.sent.length = 0

@@ -1,5 +1,4 @@
 import { SearchResponse } from '@repo/contracts'
-import type { QueryResult } from 'pg'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -7,11 +6,12 @@ import {
   estimatedPage,
   firstMatches,
   firstMatchesQuery,
-  inlined,
   PLAN_SETTINGS,
   pageQuery,
+  type Query,
 } from '../../src/lib/search-query.js'
 import { likePattern } from '../../src/lib/search-term.js'
+import { explain } from '../support/small-corpus.js'
 import { createTestApp, JSON_ACCEPT, type TestApp } from '../support/test-app.js'
 
 let t: TestApp
@@ -52,12 +52,7 @@ const ids = (page: SearchResponse) => page.results.map((q) => Number(q.id.slice(
  * The plan of one of the service's own queries, sent as the service sends it: its plan settings
  * and the statement with the term inlined, in one message.
  */
-async function plan(settings: string, query: { text: string; values: unknown[] }) {
-  const results = (await t.app.pg.query(
-    `${settings}; EXPLAIN ${inlined(query)}`,
-  )) as unknown as QueryResult[]
-  return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
-}
+const plan = (settings: string, query: Query) => explain(t.app.pg, settings, query)
 
 describe('search plans (the service’s own queries through EXPLAIN)', () => {
   it('finds candidates with an index of quote_search, for every kind of term', async () => {

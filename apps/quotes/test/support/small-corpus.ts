@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@repo/service-kit/testing
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { ensureAuthors } from '../../src/lib/catalog-sync.js'
+import { inlined, type Query } from '../../src/lib/search-query.js'
 import { type SeedQuote, seedQuotes } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
 
@@ -118,4 +119,17 @@ export function recordingPool(target: pg.Pool): { pool: pg.Pool; sent: string[] 
     },
   })
   return { pool, sent }
+}
+
+/** The plan Postgres makes for `query` under `settings` (`options`: EXPLAIN's, e.g. "(ANALYZE)"). */
+export async function explain(
+  pool: pg.Pool,
+  settings: string,
+  query: Query,
+  options = '',
+): Promise<string> {
+  const results = (await pool.query(
+    `${settings}; EXPLAIN ${options} ${inlined(query)}`,
+  )) as unknown as pg.QueryResult[]
+  return (results.at(-1)?.rows ?? []).map((row) => row['QUERY PLAN']).join('\n')
 }
