@@ -14,7 +14,7 @@ export class UnreachableError extends Error {
 
 /** Postgres says 3D000; PgBouncer relays the same message as a protocol error (08P01). */
 function missingDatabase(error: unknown): 'postgres' | 'pgbouncer' | undefined {
-  const { code, message = '' } = error as { code?: string; message?: string }
+  const { code, message } = error as { code?: string; message: string }
   if (code === '3D000') return 'postgres'
   if (code === '08P01' && /^database ".*" does not exist$/.test(message)) return 'pgbouncer'
   return undefined
@@ -106,6 +106,7 @@ export async function migrate(opts: MigrateOptions): Promise<string[]> {
           dir: opts.dir,
           direction: 'up',
           migrationsTable: 'pgmigrations',
+          // Stryker disable next-line BooleanLiteral: its session lock, taken in this transaction by the session holding the key, is granted and given back before COMMIT
           noLock: true,
           singleTransaction: true,
           checkOrder: true,
@@ -124,41 +125,44 @@ export async function migrate(opts: MigrateOptions): Promise<string[]> {
   }
 }
 
-const RUNNER_TRANSACTION_CONTROL = new Set(['BEGIN', 'COMMIT', 'ROLLBACK'])
-const MIGRATION_OUTSIDE_TRANSACTION = new Set(['COMMIT;', 'BEGIN;'])
+// Of the three, only COMMIT would change the outcome if passed on; BEGIN and ROLLBACK would make
+// Postgres warn of a transaction already, or no longer, in progress.
+const RUNNER_TRANSACTION_CONTROL = new Set([
+  // Stryker disable next-line StringLiteral: passed on, a BEGIN inside the transaction only warns
+  'BEGIN',
+  'COMMIT',
+  // Stryker disable next-line StringLiteral: passed on, it ends the transaction the caller then rolls back
+  'ROLLBACK',
+])
 
 /**
- * node-pg-migrate's runner (9.x, dist/legacy/runner.js and migration.js) cannot run inside a
- * transaction it did not open as it is, in two ways this view of the client removes:
+ * node-pg-migrate's runner (9.x, dist/legacy/runner.js, migration.js and db.js) cannot run inside
+ * a transaction it did not open as it is, in two ways this view of the client removes:
  * - with `singleTransaction` it reads the applied migrations before it sends its own BEGIN, and
  *   it ends with its own COMMIT or ROLLBACK. Here the caller's transaction holds the lock from
  *   before that read to after the last record, so those three statements are skipped and the
  *   caller commits or rolls back.
- * - a migration that calls `pgm.noTransaction()` makes it send `COMMIT;` before and `BEGIN;`
- *   after that migration, which would let the lock go half-way: refused.
- * Everything else goes to the client unchanged (the runner uses the simple query protocol and
- * no prepared statements). A small runner of our own would avoid this shim but re-implement
+ * - a migration that calls `pgm.noTransaction()` makes it send `COMMIT;` before that migration
+ *   (and `BEGIN;` after), which would let the lock go half-way: refused.
+ * The runner uses nothing of a client it is given but `query`, and none of the results of the
+ * statements skipped; everything else goes to the client unchanged (simple query protocol, no
+ * prepared statements). A small runner of our own would avoid this shim but re-implement
  * ordering checks, the migrations table and the loaders the library keeps.
  */
-function inCallerTransaction(client: pg.PoolClient): pg.PoolClient {
+function inCallerTransaction(client: pg.PoolClient): pg.ClientBase {
   const query = (config: string | pg.QueryConfig, values?: unknown[]) => {
-    const text = typeof config === 'string' ? config : config.text
-    if (RUNNER_TRANSACTION_CONTROL.has(text)) {
-      return Promise.resolve({ command: text, rowCount: null, oid: 0, fields: [], rows: [] })
-    }
-    if (MIGRATION_OUTSIDE_TRANSACTION.has(text)) {
+    // The runner sends these as strings; a QueryConfig is never in the set.
+    if (RUNNER_TRANSACTION_CONTROL.has(config as string)) return Promise.resolve()
+    if (config === 'COMMIT;') {
       return Promise.reject(
         new Error(
           'a migration that runs outside a transaction cannot run under the migration lock',
         ),
       )
     }
-    return typeof config === 'string' ? client.query(config, values) : client.query(config, values)
+    return client.query(config, values)
   }
-  return new Proxy(client, {
-    get: (target, property, receiver) =>
-      property === 'query' ? query : Reflect.get(target, property, receiver),
-  })
+  return { query } as unknown as pg.ClientBase
 }
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../src/migrate.js'
+import { ensureDatabase, migrate, UnreachableError } from '../src/migrate.js'
 import {
   createTestDatabase,
   PG_ADMIN_URL,
@@ -12,6 +12,8 @@ import {
   startPgBouncer,
   type TestDatabase,
 } from '../src/testing/index.js'
+import { recordedLog } from './support/recorded-log.js'
+import { createTestRole } from './support/test-role.js'
 
 let bouncer: PgBouncer
 const cleanups: (() => Promise<void>)[] = []
@@ -92,49 +94,101 @@ describe('migrate', () => {
     cleanups.push(async () => {
       await query(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     })
-    const warnings: string[] = []
-    const log = { info: () => {}, warn: (_: object, msg?: string) => warnings.push(msg ?? '') }
+    const { log, calls } = recordedLog()
     const applied = await migrate({
       databaseUrl: bouncer.url(name),
       dir: migrations(SLOW_FIRST),
       log,
     })
     expect(applied).toEqual(['0001_first', '0002_second'])
-    expect(warnings).toEqual([expect.stringMatching(/server_login_retry.*DATABASE_DIRECT_URL/)])
+    expect(calls).toEqual({
+      info: [
+        [{ database: name }, 'created database'],
+        [{ migrations: ['0001_first', '0002_second'] }, 'applied migrations'],
+      ],
+      warn: [
+        [{ database: name }, expect.stringMatching(/server_login_retry.*DATABASE_DIRECT_URL/)],
+      ],
+    })
   }, 60_000)
 
-  it('stores the statement_timeout default with the database', async () => {
+  it('takes another refusal by PgBouncer for Postgres being unreachable, not for a missing database', async () => {
+    const db = await database('kit_migrate_refusal')
+    // PgBouncer refuses a start-up parameter it does not track (08P01, like a missing database).
+    const url = `${bouncer.url(db.name)}?statement_timeout=1`
+    await expect(ensureDatabase(url)).rejects.toThrow(UnreachableError)
+    await expect(ensureDatabase(url)).rejects.toThrow(/unsupported startup parameter/)
+  })
+
+  it('stores the statement_timeout default with the database (saying nothing when nothing is applied)', async () => {
     const db = await database('kit_migrate_default')
-    await migrate({ databaseUrl: db.url, dir: migrations({}) })
+    const { log, calls } = recordedLog()
+    await migrate({ databaseUrl: db.url, dir: migrations({}), log })
+    expect(calls).toEqual({ info: [], warn: [] })
     expect(await storedDefaults(db)).toEqual([{ role: '', setconfig: ['statement_timeout=10000'] }])
     expect(await query(db.url, 'SHOW statement_timeout')).toEqual([{ statement_timeout: '10s' }])
   })
 
   it('lets a role that may not alter the database migrate, storing the default for itself', async () => {
     const db = await database('kit_migrate_role')
-    const role = `test_migrator_${randomBytes(4).toString('hex')}`
-    await query(PG_ADMIN_URL, `CREATE ROLE ${role} LOGIN`)
-    cleanups.unshift(async () => {
-      await query(PG_ADMIN_URL, `DROP ROLE IF EXISTS ${role}`)
-    })
-    await query(db.url, `GRANT CREATE ON SCHEMA public TO ${role}`)
-    const url = new URL(db.url)
-    url.username = role
-    const warnings: string[] = []
-    const log = { info: () => {}, warn: (_: object, msg?: string) => warnings.push(msg ?? '') }
+    const migrator = await createTestRole()
+    cleanups.unshift(migrator.drop)
+    await query(db.url, `GRANT CREATE ON SCHEMA public TO ${migrator.name}`)
+    const url = migrator.urlFor(db.url)
+    const { log, calls } = recordedLog()
 
     const applied = await migrate({
-      databaseUrl: url.toString(),
+      databaseUrl: url,
       dir: migrations(SLOW_FIRST),
       statementTimeoutMs: 4_000,
       log,
     })
     expect(applied).toEqual(['0001_first', '0002_second'])
+    const role = migrator.name
     expect(await storedDefaults(db)).toEqual([{ role, setconfig: ['statement_timeout=4000'] }])
-    expect(await query(url.toString(), 'SHOW statement_timeout')).toEqual([
-      { statement_timeout: '4s' },
+    expect(await query(url, 'SHOW statement_timeout')).toEqual([{ statement_timeout: '4s' }])
+    expect(calls.warn).toEqual([
+      [{ statementTimeoutMs: 4_000 }, expect.stringMatching(/for this role only/)],
     ])
-    expect(warnings).toEqual([expect.stringMatching(/for this role only/)])
+    // Again, with no log to tell.
+    await migrate({ databaseUrl: url, dir: migrations(SLOW_FIRST), statementTimeoutMs: 4_000 })
+  })
+
+  it('refuses a migration older than one already applied (they would run out of order)', async () => {
+    const db = await database('kit_migrate_order')
+    const second = { '0002_second.sql': SLOW_FIRST['0002_second.sql'] }
+    await migrate({ databaseUrl: db.url, dir: migrations(second) })
+    await expect(migrate({ databaseUrl: db.url, dir: migrations(SLOW_FIRST) })).rejects.toThrow(
+      'Not run migration 0001_first is preceding already run migration 0002_second',
+    )
+  })
+
+  it('applies each migration once even where transactions default to REPEATABLE READ', async () => {
+    const db = await database('kit_migrate_rr')
+    await query(
+      db.url,
+      `ALTER DATABASE ${db.name} SET default_transaction_isolation = 'repeatable read'`,
+    )
+    const dir = migrations(SLOW_FIRST)
+    // A replica that waited for the lock must see what the one before it committed.
+    const runs = await Promise.allSettled(
+      [1, 2, 3].map(() => migrate({ databaseUrl: db.url, dir })),
+    )
+    expect(runs.map((run) => (run.status === 'rejected' ? run.reason : run.status))).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ])
+  })
+
+  it('lifts the statement time limit while it migrates (the lock and an index may take long)', async () => {
+    const db = await database('kit_migrate_unlimited')
+    const dir = migrations({
+      '0001_seen.sql':
+        "-- Up Migration\nCREATE TABLE seen AS SELECT current_setting('statement_timeout') AS value;\n",
+    })
+    await migrate({ databaseUrl: db.url, dir })
+    expect(await query(db.url, 'SELECT value FROM seen')).toEqual([{ value: '0' }])
   })
 
   it('rolls every migration of the run back when one fails', async () => {
