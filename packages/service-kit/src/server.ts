@@ -19,6 +19,8 @@ export interface StartServerOptions<C extends BaseConfig> {
   beforeStart?: (log: FastifyInstance['log'], config: C) => Promise<void>
   /** Options this service sets differently from fastifyOptions' defaults. */
   fastifyOverrides?: FastifyServerOptions
+  /** The file descriptor the log is written to (default: stdout). */
+  logDestination?: number
 }
 
 /**
@@ -32,7 +34,13 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   let config = opts.config
   // Buffered, asynchronous log writes: a write(2) per request line costs more than the request.
   // Flushed at least every 250 ms, and synchronously at exit.
-  const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 })
+  const logStream = pino.destination({
+    dest: opts.logDestination,
+    // Stryker disable next-line BooleanLiteral: how lines are written (one write(2) each, or in batches), not which
+    sync: false,
+    minLength: 4096,
+    periodicFlush: 250,
+  })
   const server = Fastify(fastifyOptions(config, { ...opts.fastifyOverrides, logStream }))
 
   const drainMs = config.SHUTDOWN_DRAIN_MS
