@@ -10,7 +10,12 @@ import {
   type RedisClient,
 } from '../src/redis/client.js'
 import { redisProbe } from '../src/redis/probe.js'
-import { addRedisUser, startRedisCluster, type TestRedisCluster } from '../src/testing/index.js'
+import {
+  addRedisUser,
+  startRedisCluster,
+  type TestRedisCluster,
+  waitFor,
+} from '../src/testing/index.js'
 
 // The cluster client and the readiness probe against a Redis Cluster of the test's own
 // (3 masters, no replicas): keys routed to their slots, and a probe that fails when a master
@@ -181,8 +186,11 @@ describe('redisProbe on a cluster', () => {
       expect(await back).toBe(`masters not answering: ${victim.address}`)
     } finally {
       await cluster.startNode(victim)
+      // Back before the next test: the cluster may have marked the node failed meanwhile, and
+      // serves its slots again once it sees the node up.
+      await waitFor('the cluster to serve every slot again', () => probe().then(() => true), 30_000)
     }
-  }, 60_000)
+  }, 90_000)
 
   it('fails when the cluster does not serve every slot', async () => {
     const client = clusterClient()
