@@ -39,6 +39,17 @@ export async function createTestDatabase(
       const client = new pg.Client({ connectionString: adminUrl })
       await client.connect()
       try {
+        // A pool's end() resolves before its clients' sockets have closed: terminating those
+        // backends now (FORCE) would reach a client with no error listener left (an unhandled
+        // 57P01). Give connections that are closing up to 2 s to go; FORCE ends the rest.
+        for (let waited = 0; waited < 2_000; waited += 50) {
+          const { rows } = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          )
+          if (rows[0]?.n === 0) break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
         await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
       } finally {
         await client.end()
