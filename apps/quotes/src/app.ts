@@ -51,8 +51,10 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     root: packageRoot,
     openApi: OPEN_API,
     describeOnly,
-    // Not ready while the catalog's first load runs (see the catalog plugin).
-    readiness: { catalog: { probe: () => fastify.catalogWarm() } },
+    // Not ready while the catalog's first load or the search warm-up runs (see their plugins).
+    readiness: {
+      catalog: { probe: () => Promise.all([fastify.catalogWarm(), fastify.searchWarm()]) },
+    },
   })
   // CORS for a public, read-only API: any origin may GET; preflights are answered (cached a
   // day) before the per-client ceiling. @fastify/cors measured no dearer than the hand-written

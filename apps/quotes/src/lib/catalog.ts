@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
+import { corpusVersion } from './corpus-version.js'
 import { GroupIndex } from './group-index.js'
 import { Refresher } from './refresher.js'
 import { fold } from './slug.js'
@@ -94,11 +95,14 @@ export function groupIndexOf(g: Int32Array, l: Int32Array, n: Int32Array): Group
 /**
  * Authors, tags and the indexes behind the filtered random quote, in memory (about 8 bytes per
  * quote and per tag of a quote: some 25 MB at a million quotes). Reloaded every `refreshMs`
- * like the quote store, so a re-seed or a synthetic load shows up without a restart.
+ * like the quote store when the corpus has changed, so a re-seed or a synthetic load shows up
+ * without a restart (and an unchanged corpus costs one small query, not seconds of loading).
  */
 export class Catalog {
   version = 0
   private readonly refresher: Refresher
+  /** The corpus counter the loaded catalog was read at. */
+  private loadedCorpus: string | undefined
   private authorsByName: AuthorEntry[] = []
   private authorsByCount: AuthorEntry[] = []
   private authorBySlug = new Map<string, AuthorEntry>()
@@ -126,12 +130,18 @@ export class Catalog {
     refreshMs: number,
     onRefreshError?: (error: unknown) => void,
   ) {
-    this.refresher = new Refresher(() => this.load(), refreshMs, onRefreshError)
+    this.refresher = new Refresher(
+      () => this.load(),
+      refreshMs,
+      onRefreshError,
+      async () => (await corpusVersion(pool)) === this.loadedCorpus,
+    )
   }
 
   async load(): Promise<void> {
     // One index after the other: each passes through a few tens of MB of parsed arrays at a
     // million quotes, which should not pile up.
+    const corpus = await corpusVersion(this.pool)
     const byAuthor = await loadIndex(
       this.pool,
       'SELECT author_id, length, num FROM quotes WHERE author_id IS NOT NULL',
@@ -166,6 +176,7 @@ export class Catalog {
     this.tagBySlug = new Map(tagEntries.map((tag) => [tag.slug, tag]))
     this.intersections.clear()
     this.idOrdered.clear()
+    this.loadedCorpus = corpus
     this.refresher.loaded()
     this.version += 1
   }

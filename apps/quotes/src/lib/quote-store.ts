@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import { corpusFits, loadCorpusIds } from './corpus-ids.js'
+import { corpusVersion } from './corpus-version.js'
 import { Refresher } from './refresher.js'
 import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
 import { loadSearchSample } from './search-sample.js'
@@ -36,6 +37,13 @@ const QUOTE_ROWS = 'SELECT num, quote, author, author_slug, tags FROM quote_view
 
 const EMPTY = new Int32Array(0)
 
+/**
+ * One search of each shape (see search-query.ts): a word through the 4-gram index, a phrase
+ * checked against the quotes' own text, a common word walked in id order, a short word. Each also
+ * reads its page's quotes.
+ */
+const WARM_UP_TERMS = ['wisdom', 'of the', 'the', 'be']
+
 interface TaggedContext {
   term: string
   matches: TermMatches
@@ -48,7 +56,8 @@ interface TaggedContext {
  * - up to `cacheMax` quotes with their serialized forms (the whole corpus when it fits);
  * - per search term, its total and (up to EXACT_LIMIT matches) its sorted ids, so the pages of a
  *   term with few matches cost no query (see search-query.ts).
- * Everything is reloaded every `refreshMs`, so re-seeding shows up without a restart.
+ * Everything is reloaded every `refreshMs` when the corpus has changed (its counter, see
+ * corpus-version.ts), so re-seeding shows up without a restart.
  */
 export class QuoteStore implements CorpusIds {
   private nums: Int32Array = EMPTY
@@ -57,6 +66,8 @@ export class QuoteStore implements CorpusIds {
   sample: readonly string[] = []
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
+  /** The corpus counter the loaded view was read at. */
+  private loadedCorpus: string | undefined
   private readonly refresher: Refresher
   private readonly quotes: LRUCache<number, StoredQuote>
   private readonly matches: LRUCache<string, TermMatches>
@@ -67,7 +78,12 @@ export class QuoteStore implements CorpusIds {
     private readonly pool: pg.Pool,
     private readonly opts: QuoteStoreOptions,
   ) {
-    this.refresher = new Refresher(() => this.load(), opts.refreshMs, opts.onRefreshError)
+    this.refresher = new Refresher(
+      () => this.load(),
+      opts.refreshMs,
+      opts.onRefreshError,
+      async () => (await corpusVersion(pool)) === this.loadedCorpus,
+    )
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
       // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
@@ -96,6 +112,7 @@ export class QuoteStore implements CorpusIds {
   async load(): Promise<void> {
     // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
     // ids read (its quotes come into memory as they are asked for).
+    const corpus = await corpusVersion(this.pool)
     const fits = await corpusFits(this.pool, this.opts.cacheMax)
     const rows = fits ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows : undefined
     const nums = rows
@@ -109,8 +126,19 @@ export class QuoteStore implements CorpusIds {
     for (const row of rows ?? []) this.remember(row)
     this.nums = nums
     this.sample = sample
+    this.loadedCorpus = corpus
     this.refresher.loaded()
     this.version += 1
+  }
+
+  /**
+   * Runs a search of each shape once, so that the first searches after a start do not pay for
+   * opening a connection, Postgres's first plans of these queries in it (its catalog caches) and
+   * compiling this code: at a million quotes the first search took 64 ms, the next ones 2-10.
+   * Their results stay cached like any search's.
+   */
+  async warmUp(): Promise<void> {
+    for (const term of WARM_UP_TERMS) await this.search(term, 0, 20)
   }
 
   /** Starts a background reload when the corpus view is older than refreshMs. */

@@ -2,7 +2,8 @@
  * Reloads an in-memory view of Postgres on use, at most every `everyMs`: reads call `maybe()`,
  * which starts a reload in the background when the last one is older than that (never two at
  * once). No timer: an idle instance reads nothing. A failed reload keeps what was loaded, goes to
- * `onError`, and is tried again `everyMs` later.
+ * `onError`, and is tried again `everyMs` later. When `unchanged` resolves true (the data has not
+ * changed since the last load), the reload is skipped and counts as done.
  */
 export class Refresher {
   private loadedAt = 0
@@ -12,6 +13,7 @@ export class Refresher {
     private readonly load: () => Promise<void>,
     private readonly everyMs: number,
     private readonly onError: (error: unknown) => void = () => {},
+    private readonly unchanged?: () => Promise<boolean>,
   ) {}
 
   /** Records a load completed now (however it was started). */
@@ -22,7 +24,7 @@ export class Refresher {
   /** Starts a background reload when the view is older than `everyMs`. */
   maybe(): void {
     if (this.running || Date.now() - this.loadedAt < this.everyMs) return
-    this.running = this.load()
+    this.running = this.reload()
       .catch((error: unknown) => {
         this.loaded()
         this.onError(error)
@@ -30,5 +32,10 @@ export class Refresher {
       .finally(() => {
         this.running = undefined
       })
+  }
+
+  private reload(): Promise<void> {
+    if (!this.unchanged) return this.load()
+    return this.unchanged().then((same) => (same ? this.loaded() : this.load()))
   }
 }

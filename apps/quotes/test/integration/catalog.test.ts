@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { type AuthorEntry, Catalog, type TagEntry } from '../../src/lib/catalog.js'
 import { type SeedQuote, seedQuotes } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
-import { addSynthetic, SMALL_SEED, useSmallCorpus } from '../support/small-corpus.js'
+import { addSynthetic, recordingPool, SMALL_SEED, useSmallCorpus } from '../support/small-corpus.js'
 
 // SMALL_SEED (lengths: q1 30, q2 71, q3 13, q5 30, q6 12, q9 14), two authors whose names
 // differ only in how "É" is encoded, and 30 synthetic quotes (every third tagged wisdom).
@@ -129,7 +129,7 @@ describe('Catalog: random picks', () => {
 })
 
 describe('Catalog: loading', () => {
-  it('reloads on use once older than refreshMs, whichever read comes first', async () => {
+  it('reloads on use once older than refreshMs and the corpus has changed, whichever read comes first', async () => {
     const fresh = new Catalog(c.pool, 20)
     await fresh.whenReady()
     const reads: [string, () => unknown][] = [
@@ -141,10 +141,48 @@ describe('Catalog: loading', () => {
     ]
     for (const [name, read] of reads) {
       const version = fresh.version
+      await c.pool.query('UPDATE tags SET name = name WHERE false')
       await new Promise((resolve) => setTimeout(resolve, 30))
       read()
       await expect.poll(() => fresh.version, { timeout: 5_000, message: name }).toBe(version + 1)
     }
+  })
+
+  it('looks at the corpus counter instead of reloading while nothing has changed', async () => {
+    const r = recordingPool(c.pool)
+    const fresh = new Catalog(r.pool, 20)
+    await fresh.whenReady()
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    r.sent.length = 0
+    fresh.tags()
+    await expect.poll(() => r.sent).toEqual(['SELECT version FROM corpus_version'])
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(r.sent).toHaveLength(1)
+    expect(fresh.version).toBe(1)
+  })
+
+  it('counts every statement writing quotes, quote_tags, authors or tags as a change, and nothing else', async () => {
+    const counter = async () =>
+      Number((await c.pool.query('SELECT version FROM corpus_version')).rows[0].version)
+    const changes = [
+      "INSERT INTO authors (name, slug) VALUES ('Counted', 'counted')",
+      "UPDATE authors SET name = 'Counted once' WHERE slug = 'counted'",
+      "DELETE FROM authors WHERE slug = 'counted'",
+      'UPDATE quotes SET quote = quote WHERE num = 1',
+      'DELETE FROM quote_tags WHERE false',
+      'UPDATE tags SET name = name WHERE false',
+    ]
+    for (const statement of changes) {
+      const before = await counter()
+      await c.pool.query(statement)
+      expect([statement, await counter()]).toEqual([statement, before + 1])
+    }
+    const before = await counter()
+    await c.pool.query('SELECT count(*) FROM quotes')
+    await c.pool.query(
+      "INSERT INTO quote_of_the_day (day, num) VALUES ('1999-01-01', 1) ON CONFLICT DO NOTHING",
+    )
+    expect(await counter()).toBe(before)
   })
 
   it('loads once for callers at once, and tries a failed first load again', async () => {
@@ -152,7 +190,7 @@ describe('Catalog: loading', () => {
     const pool = new pg.Pool({ connectionString: db.url, max: 2 })
     try {
       const late = new Catalog(pool, HOUR)
-      await expect(late.whenReady()).rejects.toThrow(/quotes/)
+      await expect(late.whenReady()).rejects.toThrow(/does not exist/)
       await migrate({ databaseUrl: db.url, dir: paths.migrations })
       await seedQuotes(pool, SMALL_SEED, { onlyIfEmpty: false })
       await Promise.all([late.whenReady(), late.whenReady()])

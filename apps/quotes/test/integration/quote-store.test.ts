@@ -185,7 +185,7 @@ describe('QuoteStore', () => {
     expect(whole.size).toBe(6 + SYNTHETIC)
   })
 
-  it('reloads on use once older than refreshMs, whichever read comes first', async () => {
+  it('reloads on use once older than refreshMs and the corpus has changed, whichever read comes first', async () => {
     const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 20 })
     await store.load()
     const reads: [string, () => unknown][] = [
@@ -195,10 +195,43 @@ describe('QuoteStore', () => {
     ]
     for (const [name, read] of reads) {
       const version = store.version
+      // A statement on quotes, even one that writes no row, counts as a change.
+      await c.pool.query('UPDATE quotes SET quote = quote WHERE false')
       await new Promise((resolve) => setTimeout(resolve, 30))
       await read()
       await expect.poll(() => store.version, { timeout: 5_000, message: name }).toBe(version + 1)
     }
+  })
+
+  it('skips the reload while the corpus is unchanged: one look at its counter, the version kept', async () => {
+    const r = recordingPool(c.pool)
+    const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: 20 })
+    await store.load()
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    r.sent.length = 0
+    store.maybeRefresh()
+    await expect.poll(() => r.sent).toEqual(['SELECT version FROM corpus_version'])
+    // Counted as a reload: no look again within refreshMs, and nothing else read.
+    store.maybeRefresh()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(r.sent).toEqual(['SELECT version FROM corpus_version'])
+    // Caches built on the corpus (rendered search pages) key on the version: they are kept.
+    expect(store.version).toBe(1)
+  })
+
+  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a page read', async () => {
+    const r = recordingPool(c.pool)
+    const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
+    await store.load()
+    r.sent.length = 0
+    await store.warmUp()
+    const sent = r.sent.join('\n')
+    expect(sent).toContain(
+      "quote_search_quads(s.words) @> quote_search_quads('ǂ' || quote_search_key('be')",
+    )
+    expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
+    expect(sent).toContain("q.search_text LIKE lower('%of the%')")
+    expect(sent).toContain('FROM quote_view WHERE num = ANY')
   })
 
   it('intersects a term counted exactly with a tag in memory, without another query', async () => {

@@ -63,4 +63,51 @@ describe('Refresher', () => {
     refresher.maybe()
     expect(loads()).toBe(2)
   })
+
+  it('skips a reload the data does not need, counting it as done', async () => {
+    let loads = 0
+    let same = true
+    const errors: unknown[] = []
+    const refresher = new Refresher(
+      async () => {
+        loads += 1
+        refresher.loaded()
+      },
+      1000,
+      (error) => errors.push(error),
+      async () => same,
+    )
+    refresher.maybe()
+    await vi.runAllTimersAsync()
+    expect(loads).toBe(0)
+    // Counted as a load: no new look within the period.
+    refresher.maybe()
+    expect(loads).toBe(0)
+    same = false
+    vi.advanceTimersByTime(1000)
+    refresher.maybe()
+    await vi.runAllTimersAsync()
+    expect(loads).toBe(1)
+    expect(errors).toEqual([])
+  })
+
+  it('reports a failed look at the data as a failed reload', async () => {
+    const errors: unknown[] = []
+    let loads = 0
+    const refresher = new Refresher(
+      async () => {
+        loads += 1
+      },
+      1000,
+      (error) => errors.push(error),
+      () => Promise.reject(new Error('no counter')),
+    )
+    refresher.maybe()
+    await vi.runAllTimersAsync()
+    expect(errors).toEqual([new Error('no counter')])
+    expect(loads).toBe(0)
+    refresher.maybe()
+    await vi.runAllTimersAsync()
+    expect(errors).toHaveLength(1)
+  })
 })
