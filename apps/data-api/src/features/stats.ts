@@ -1,4 +1,5 @@
 import { READING_WORDS_PER_MINUTE, type StatsOptions, type StatsResult } from '@repo/contracts'
+import { countLatinWords } from './latin-words.js'
 import { paragraphsOf, sentencesOfParagraph } from './sentences.js'
 import { meter } from './work.js'
 
@@ -75,8 +76,8 @@ export function countCharacters(text: string): number {
   return characters
 }
 
-/** Words of one paragraph: word-like segments, two joined by a single hyphen counted once. */
-function countWords(paragraph: string): number {
+/** Words of one paragraph by ICU: word-like segments, two joined by a single hyphen counted once. */
+export function icuWords(paragraph: string): number {
   wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' })
   meter.add('icu-words', paragraph.length)
   let words = 0
@@ -93,6 +94,14 @@ function countWords(paragraph: string): number {
     }
   }
   return words
+}
+
+/**
+ * Words of one paragraph: a paragraph in ASCII and English typography is counted without ICU
+ * (latin-words.ts, the same count), any other by ICU.
+ */
+function countWords(paragraph: string): number {
+  return countLatinWords(paragraph) ?? icuWords(paragraph)
 }
 
 /** Letters and digits (code points), for the average word length. */
