@@ -28,7 +28,8 @@ const HYPHEN = 6
 /** Anything else: the paragraph goes to ICU. */
 const UNKNOWN = 7
 
-const CLASS = new Uint8Array(0x2020).fill(UNKNOWN)
+/** Every UTF-16 code unit's class (64 KB: a look-up is never out of bounds). */
+const CLASS = new Uint8Array(0x10000).fill(UNKNOWN)
 CLASS.fill(OTHER, 0x09, 0x0e) // tab, LF, VT, FF, CR
 CLASS.fill(OTHER, 0x20, 0x7f) // printable ASCII, refined below
 CLASS.fill(LETTER, 0x41, 0x5b)
@@ -41,9 +42,9 @@ for (const code of [0x2d, 0x2010, 0x2011]) CLASS[code] = HYPHEN
 for (const code of [0x2013, 0x2014, 0x201c, 0x201d]) CLASS[code] = OTHER
 CLASS[0x5f] = UNKNOWN // `_`
 
-/** The class of the code unit at `i`; past the end (NaN), UNKNOWN, which ends a word. */
+/** The class of the code unit at `i`, which must be inside the text. */
 function classAt(text: string, i: number): number {
-  return CLASS[text.charCodeAt(i)] ?? UNKNOWN
+  return CLASS[text.charCodeAt(i)] as number
 }
 
 /** Whether `mid` between a `before` and an `after` keeps them in one word (WB6/7, WB11/12). */
@@ -62,6 +63,7 @@ export function countLatinWords(paragraph: string): number | undefined {
   let afterWord = false
   let hyphenAfterWord = false
   let i = 0
+  // Stryker disable next-line EqualityOperator: one step past the end reads NaN, not a letter: nothing more is counted
   while (i < length) {
     let kind = classAt(paragraph, i)
     if (kind === UNKNOWN) return undefined
@@ -73,13 +75,20 @@ export function countLatinWords(paragraph: string): number | undefined {
     }
     // A word: extend it while the next character, or a joining one and the one after, belong.
     // What follows it is a segment of its own (or the end), which sets hyphenAfterWord again.
+    // Never read past the end: `charCodeAt` out of range (NaN) made the whole scan three times
+    // slower (7.7 against 2.8 µs per KB of English), so the bounds are checked although a NaN
+    // would end the word the same way.
     i++
-    for (;;) {
+    // Stryker disable next-line EqualityOperator: past the end the class is not a letter's, which ends the word too
+    while (i < length) {
       const next = classAt(paragraph, i)
       if (next === LETTER || next === DIGIT) {
         kind = next
         i++
-      } else if (joins(kind, next, classAt(paragraph, i + 1))) i += 2
+        continue
+      }
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: the bound only keeps the read in range (see above)
+      if (i + 1 < length && joins(kind, next, classAt(paragraph, i + 1))) i += 2
       else break
     }
     if (!hyphenAfterWord) words++

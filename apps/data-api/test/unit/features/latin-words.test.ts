@@ -69,6 +69,7 @@ describe('countLatinWords leaves to ICU', () => {
       'x\u0000y',
       '中文',
       '👍',
+      '\u2020',
     ])
       expect(countLatinWords(`Some words, then ${text}.`), text).toBeUndefined()
   })
