@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import { LRUCache } from 'lru-cache'
+import { boundedCache } from './bounded-cache.js'
 import type { DependencyState } from './dependency-state.js'
 import type { RedisClient } from './redis/client.js'
 
@@ -93,19 +93,14 @@ export function sharedCounterStore(
   let retryAt = 0
 
   return class SharedCounterStore implements RateLimitStore {
-    // Made on first use: @fastify/rate-limit makes a store per route (child()), and an LRUCache
-    // allocates its `max` slots up front (about 1.7 MB each at 100,000), which for every route
-    // of a service came to tens of MB of resident memory that most routes never touch.
-    private leasesCache: LRUCache<string, Lease> | undefined
-    private localCache: LRUCache<string, { count: number; windowEnd: number }> | undefined
-    private get leases(): LRUCache<string, Lease> {
-      this.leasesCache ??= new LRUCache({ max: CLIENTS_PER_ROUTE })
-      return this.leasesCache
-    }
-    private get local(): LRUCache<string, { count: number; windowEnd: number }> {
-      this.localCache ??= new LRUCache({ max: CLIENTS_PER_ROUTE })
-      return this.localCache
-    }
+    // boundedCache: @fastify/rate-limit makes a store per route (child()), and an LRUCache with a
+    // `max` allocates its slots up front (about 1.7 MB each at 100,000): for every route of a
+    // service tens of MB of resident memory that most routes never touch, and, made on a route's
+    // first request instead, 3.3 ms of that request (a quotes service's first /api answer).
+    private readonly leases = boundedCache<string, Lease>(CLIENTS_PER_ROUTE)
+    private readonly local = boundedCache<string, { count: number; windowEnd: number }>(
+      CLIENTS_PER_ROUTE,
+    )
     private readonly pending = new Map<string, Promise<void>>()
 
     constructor(
