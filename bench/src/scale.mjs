@@ -1,7 +1,7 @@
 // Scale passes: search at BENCH_SCALE synthetic quotes on a freshly started quotes service, one
 // client, each term sent once and never searched before on that process (cold-search: words,
 // surnames, phrases, misses; short-terms: 1-2 characters). Also the time from process start to
-// /ready at that scale. The database is kept between runs (loading takes about a minute).
+// /ready at that scale. The database is kept between runs (loading takes 2-4 minutes on 2 cores).
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { authorPageRequests, filteredRandomRequests } from './catalog-requests.mjs'
@@ -45,7 +45,7 @@ async function ensureCorpus(n, progress) {
   }
   progress(
     `scale: ${SCALE_DATABASE} holds ${JSON.stringify(inventory ?? 'nothing')}; ` +
-      `recreating it and loading ${n} synthetic quotes (about a minute)`,
+      `recreating it and loading ${n} synthetic quotes (2-4 minutes)`,
   )
   await recreateDatabase(SCALE_DATABASE)
   const started = performance.now()
