@@ -101,8 +101,6 @@ export function groupIndexOf(g: Int32Array, l: Int32Array, n: Int32Array): Group
 export class Catalog {
   version = 0
   private readonly refresher: Refresher
-  /** The corpus counter the loaded catalog was read at. */
-  private loadedCorpus: string | undefined
   private authorsByName: AuthorEntry[] = []
   private authorsByCount: AuthorEntry[] = []
   private authorBySlug = new Map<string, AuthorEntry>()
@@ -131,17 +129,21 @@ export class Catalog {
     onRefreshError?: (error: unknown) => void,
   ) {
     this.refresher = new Refresher(
-      () => this.load(),
+      () => this.read(),
       refreshMs,
       onRefreshError,
-      async () => (await corpusVersion(pool)) === this.loadedCorpus,
+      () => corpusVersion(pool),
     )
   }
 
-  async load(): Promise<void> {
+  /** Loads the catalog now (and records it with the corpus counter it was read at). */
+  load(): Promise<void> {
+    return this.refresher.loadNow()
+  }
+
+  private async read(): Promise<void> {
     // One index after the other: each passes through a few tens of MB of parsed arrays at a
     // million quotes, which should not pile up.
-    const corpus = await corpusVersion(this.pool)
     const byAuthor = await loadIndex(
       this.pool,
       'SELECT author_id, length, num FROM quotes WHERE author_id IS NOT NULL',
@@ -176,8 +178,6 @@ export class Catalog {
     this.tagBySlug = new Map(tagEntries.map((tag) => [tag.slug, tag]))
     this.intersections.clear()
     this.idOrdered.clear()
-    this.loadedCorpus = corpus
-    this.refresher.loaded()
     this.version += 1
   }
 

@@ -66,8 +66,6 @@ export class QuoteStore implements CorpusIds {
   sample: readonly string[] = []
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
-  /** The corpus counter the loaded view was read at. */
-  private loadedCorpus: string | undefined
   private readonly refresher: Refresher
   private readonly quotes: LRUCache<number, StoredQuote>
   private readonly matches: LRUCache<string, TermMatches>
@@ -79,10 +77,10 @@ export class QuoteStore implements CorpusIds {
     private readonly opts: QuoteStoreOptions,
   ) {
     this.refresher = new Refresher(
-      () => this.load(),
+      () => this.read(),
       opts.refreshMs,
       opts.onRefreshError,
-      async () => (await corpusVersion(pool)) === this.loadedCorpus,
+      () => corpusVersion(pool),
     )
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
@@ -109,10 +107,14 @@ export class QuoteStore implements CorpusIds {
   }
 
   /** Loads the id list (and a small corpus entirely). Call once before serving. */
-  async load(): Promise<void> {
+  /** Loads the view now (and records it with the corpus counter it was read at). */
+  load(): Promise<void> {
+    return this.refresher.loadNow()
+  }
+
+  private async read(): Promise<void> {
     // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
     // ids read (its quotes come into memory as they are asked for).
-    const corpus = await corpusVersion(this.pool)
     const fits = await corpusFits(this.pool, this.opts.cacheMax)
     const rows = fits ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows : undefined
     const nums = rows
@@ -126,8 +128,6 @@ export class QuoteStore implements CorpusIds {
     for (const row of rows ?? []) this.remember(row)
     this.nums = nums
     this.sample = sample
-    this.loadedCorpus = corpus
-    this.refresher.loaded()
     this.version += 1
   }
 

@@ -75,8 +75,12 @@ describe('Refresher', () => {
       },
       1000,
       (error) => errors.push(error),
-      async () => same,
+      async () => (same ? 'v1' : 'v2'),
     )
+    // Loaded at v1, a period ago.
+    await refresher.loadNow()
+    loads = 0
+    vi.advanceTimersByTime(1000)
     refresher.maybe()
     await vi.runAllTimersAsync()
     expect(loads).toBe(0)
@@ -109,5 +113,19 @@ describe('Refresher', () => {
     refresher.maybe()
     await vi.runAllTimersAsync()
     expect(errors).toHaveLength(1)
+  })
+
+  it('loads now on request, without a version too, and counts that load for the period', async () => {
+    let loads = 0
+    const refresher = new Refresher(async () => {
+      loads += 1
+    }, 1000)
+    await refresher.loadNow()
+    expect(loads).toBe(1)
+    refresher.maybe()
+    expect(loads).toBe(1)
+    vi.advanceTimersByTime(1000)
+    refresher.maybe()
+    expect(loads).toBe(2)
   })
 })
