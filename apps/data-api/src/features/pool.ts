@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
+import { giveUp, waitingMark } from './call-slots.js'
 import { validateOptions } from './options.js'
 import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
 
@@ -74,13 +75,13 @@ const STARTUP_POLL_MS = 50
 export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   const threads = opts.threads ?? availableParallelism()
   const startupLimitMs = opts.startupLimitMs ?? 60_000
-  // When each call started running (ms since the epoch; 0: still waiting), written by the worker
-  // that runs it: the budget counts running time, and a call that waited a whole budget for a
-  // thread is refused as overloaded rather than reported as a slow feature. One slot per call
-  // that may be pending at once.
+  // Where each pending call stands (call-slots.ts): waiting, or when a worker started it. The
+  // budget counts running time, and a call that waited a whole budget for a thread is refused as
+  // overloaded rather than reported as a slow feature.
   const slots = threads + opts.maxQueue
   const startedAt = new BigInt64Array(new SharedArrayBuffer(slots * 8))
   const free = Array.from({ length: slots }, (_, i) => i)
+  let lastTicket = 0
   const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
     filename: WORKER.href,
     minThreads: threads,
@@ -106,7 +107,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     }
     // Each pending call holds one slot, and fewer than `slots` are pending: one is free.
     const slot = free.pop() as number
-    Atomics.store(startedAt, slot, 0n)
+    // Stryker disable next-line UpdateOperator: tickets need only differ from one another; counting down gives marks 1, 2, ..., which no start time (ms since 1970) nor GIVEN_UP equals
+    const ticket = ++lastTicket
+    const waiting = waitingMark(ticket)
+    Atomics.store(startedAt, slot, waiting)
     // A call that found a thread free is not waiting for one while that thread boots (a worker
     // replacing a cancelled one loads its modules first, seconds on a loaded machine): its
     // budget starts when it starts, within startupLimitMs.
@@ -116,19 +120,21 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     let expired: 'waiting' | 'running' | undefined
     let timer: NodeJS.Timeout
     const check = () => {
-      const started = Number(Atomics.load(startedAt, slot))
-      if (started === 0) {
-        // Stryker disable next-line EqualityOperator: `<=` differs only at the limit's very millisecond (then one more look, 50 ms on); `>=` refuses every booting call, which the tests see
-        if (hadFreeThread && Date.now() - calledAt < startupLimitMs) {
-          // Its thread is still booting.
-          timer = setTimeout(check, STARTUP_POLL_MS)
-        } else {
-          expired = 'waiting'
-          controller.abort()
-        }
+      // Stryker disable next-line EqualityOperator: `<=` differs only at the limit's very millisecond (then one more look, 50 ms on); `>=` refuses every booting call, which the tests see
+      const booting = hadFreeThread && Date.now() - calledAt < startupLimitMs
+      if (booting && Atomics.load(startedAt, slot) === waiting) {
+        // Its thread is still loading its modules.
+        timer = setTimeout(check, STARTUP_POLL_MS)
         return
       }
-      const ranMs = Date.now() - started
+      // A call still waiting is given up in one exchange, so no worker can start it afterwards;
+      // one a worker has started goes on to its running time.
+      if (giveUp(startedAt, slot, ticket)) {
+        expired = 'waiting'
+        controller.abort()
+        return
+      }
+      const ranMs = Date.now() - Number(Atomics.load(startedAt, slot))
       // Stryker disable next-line EqualityOperator: `<=` differs only when it has run its budget to the millisecond (then cancelled a tick later); `>=` cancels at once, which the tests see
       if (ranMs < opts.timeoutMs) {
         timer = setTimeout(check, opts.timeoutMs - ranMs)
@@ -140,7 +146,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     timer = setTimeout(check, opts.timeoutMs)
     pending++
     try {
-      const task: FeatureTask<F> = { feature, data, options, slot }
+      const task: FeatureTask<F> = { feature, data, options, slot, ticket }
       return (await piscina.run(task, { signal: controller.signal })) as FeatureResultMap[F]
     } catch (error) {
       if (expired === 'running') {

@@ -1,4 +1,5 @@
 import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
+import { claimStart } from './call-slots.js'
 import { loadFeature, runValidated } from './index.js'
 import { lowerThreadPriority } from './thread-priority.js'
 
@@ -15,11 +16,13 @@ export interface FeatureTask<F extends FeatureName = FeatureName> {
   options: FeatureOptionsMap[F]
   /** Where this call's start time is written for the pool (see pool.ts). */
   slot: number
+  /** This call's number (see call-slots.ts). */
+  ticket: number
 }
 
 /** What the pool hands each worker it starts. */
 export interface FeatureWorkerData {
-  /** The start time of each call (ms since the epoch), by slot, shared with the pool. */
+  /** Where each call stands, by slot (see call-slots.ts), shared with the pool. */
   startedAt: SharedArrayBuffer
   /** This thread's nice value (see thread-priority.ts). */
   nice: number
@@ -35,7 +38,7 @@ export function taskRunner(shared: FeatureWorkerData | null) {
   return async function runTask<F extends FeatureName>(
     task: FeatureTask<F>,
   ): Promise<FeatureResultMap[F]> {
-    if (starts) Atomics.store(starts, task.slot, BigInt(Date.now()))
+    if (starts) claimStart(starts, task.slot, task.ticket)
     await loadFeature(task.feature)
     return runValidated(task.feature, task.data, task.options)
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { CallGivenUpError, GIVEN_UP, waitingMark } from '../../../src/features/call-slots.js'
 import { runFeature } from '../../../src/features/index.js'
 import { validateOptions } from '../../../src/features/options.js'
 import { taskRunner } from '../../../src/features/task-runner.js'
@@ -10,11 +11,12 @@ import { taskRunner } from '../../../src/features/task-runner.js'
  */
 
 const TEXT = 'The first sentence is here. A second one follows it!'
-const task = (slot: number) => ({
+const task = (slot: number, ticket = 1) => ({
   feature: 'stats' as const,
   data: TEXT,
   options: validateOptions('stats', undefined),
   slot,
+  ticket,
 })
 
 /** This thread's nice value (field 19 of its stat line). */
@@ -29,17 +31,28 @@ describe('the feature task runner', () => {
     expect(await run(task(0))).toEqual(await runFeature('stats', TEXT, undefined))
   })
 
-  it("writes each call's start time into its slot of the shared buffer", async () => {
+  it("writes a waiting call's start time into its slot, and only there", async () => {
     const startedAt = new SharedArrayBuffer(4 * 8)
+    const starts = new BigInt64Array(startedAt)
+    starts.set([waitingMark(1), waitingMark(2), waitingMark(3), waitingMark(4)])
     const run = taskRunner({ startedAt, nice: 0 })
     const before = Date.now()
-    await run(task(2))
-    const starts = new BigInt64Array(startedAt)
-    expect(starts[0]).toBe(0n)
-    expect(starts[1]).toBe(0n)
+    await run(task(2, 3))
+    expect(starts[0]).toBe(waitingMark(1))
+    expect(starts[1]).toBe(waitingMark(2))
     expect(Number(starts[2])).toBeGreaterThanOrEqual(before)
     expect(Number(starts[2])).toBeLessThanOrEqual(Date.now())
-    expect(starts[3]).toBe(0n)
+    expect(starts[3]).toBe(waitingMark(4))
+  })
+
+  it('does not run a call the pool gave up, nor touch its slot, even when a newer call holds it', async () => {
+    const startedAt = new SharedArrayBuffer(2 * 8)
+    const starts = new BigInt64Array(startedAt)
+    starts.set([GIVEN_UP, waitingMark(9)])
+    const run = taskRunner({ startedAt, nice: 0 })
+    await expect(run(task(0, 5))).rejects.toBeInstanceOf(CallGivenUpError)
+    await expect(run(task(1, 8))).rejects.toBeInstanceOf(CallGivenUpError)
+    expect([...starts]).toEqual([GIVEN_UP, waitingMark(9)])
   })
 
   it("sets the thread's nice value it is given", () => {
