@@ -97,9 +97,13 @@ export function matchClause(
   const word = kind === 'word'
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
   const keyLength = word ? term.length + 2 : searchKey(term).length
-  const words =
-    indexed && keyLength >= QUAD_LENGTH
-      ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND strpos(s.words, ${key}) > 0`
+  // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
+  // holds no wildcard: letters, digits and 'ǂ'), which only the trigram index needs.
+  const contains = `strpos(s.words, ${key}) > 0`
+  const words = !indexed
+    ? contains
+    : keyLength >= QUAD_LENGTH
+      ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND ${contains}`
       : `s.words LIKE '%' || ${key} || '%'`
   return kind === 'exact'
     ? {

@@ -190,6 +190,9 @@ describe('strategies', () => {
     expect(r.sent).toHaveLength(1)
     expect(r.sent[0]?.startsWith(`${walk}; `)).toBe(true)
     expect(r.sent[0]).not.toContain('quote_search_quads')
+    // Each row walked is tested with strpos (the key holds no LIKE wildcard).
+    expect(r.sent[0]).toMatch(/strpos\(s\.words, [^)]*quote_search_key\('even'\)[^)]*\) > 0/)
+    expect(r.sent[0]).not.toContain('LIKE')
     // 100 rows to walk (40 pages of 2,000 matches in 4,006 quotes): searched up to the 201st id.
     r.sent.length = 0
     await search.estimatedPage(r.pool, all, 'even', matches, 30, 20, { walkMaxRows: 99 })
