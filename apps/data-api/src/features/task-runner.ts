@@ -14,7 +14,7 @@ export interface FeatureTask<F extends FeatureName = FeatureName> {
   feature: F
   data: string
   options: FeatureOptionsMap[F]
-  /** Where this call's start time is written for the pool (see pool.ts). */
+  /** This call's place in the buffer shared with the pool (see call-slots.ts). */
   slot: number
   /** This call's number (see call-slots.ts). */
   ticket: number

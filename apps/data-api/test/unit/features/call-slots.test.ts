@@ -12,10 +12,11 @@ import {
  * use, pool.budget.test.ts the budgets it times).
  */
 
-const slots = (...values: bigint[]) =>
-  new BigInt64Array(new SharedArrayBuffer(values.length * 8))
-    .fill(0n)
-    .map((_, i) => values[i] as bigint)
+function slots(...values: bigint[]): BigInt64Array {
+  const shared = new BigInt64Array(new SharedArrayBuffer(values.length * 8))
+  shared.set(values)
+  return shared
+}
 
 describe("a feature call's slot", () => {
   it('marks each waiting call by its own ticket, never as given up or as a start time', () => {
