@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { HttpProblem } from '@repo/service-kit'
 import { waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bodyAllowance, readJsonBody } from '../../../src/lib/json-body.js'
+import { bodyAllowance, readJsonBody, TURN_PARSE_BYTES } from '../../../src/lib/json-body.js'
 
 /*
  * The data API's body reader over real HTTP: a server whose handler reads each request with
@@ -143,6 +143,27 @@ describe('readJsonBody', () => {
       code: 'INVALID_REQUEST',
       detail: 'The body is not valid JSON.',
     })
+  })
+
+  it('reads bodies over TURN_PARSE_BYTES (parsed in turns) as it reads small ones', async () => {
+    const big = (filler: string) => `{"data":"${filler.repeat(TURN_PARSE_BYTES)}"}`
+    const limit = 4 * TURN_PARSE_BYTES
+    // Several at once: each is parsed in its own turn, and each client gets its own body back.
+    const answers = await Promise.all(['a', 'b', 'c'].map((filler) => send(limit, [big(filler)])))
+    expect(answers.map((res) => res.json.body)).toEqual(
+      ['a', 'b', 'c'].map((filler) => ({ data: filler.repeat(TURN_PARSE_BYTES) })),
+    )
+    expect((await send(limit, [' '.repeat(TURN_PARSE_BYTES + 1)])).json).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: 'The body is empty; send a JSON object.',
+    })
+    expect((await send(limit, [big('x').slice(0, -1)])).json).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: 'The body is not valid JSON.',
+    })
+    expect((await send(limit, [`{"__proto__":"${'x'.repeat(TURN_PARSE_BYTES)}"}`])).status).toBe(
+      400,
+    )
   })
 
   it('refuses a prototype key, as Fastify does', async () => {
