@@ -26,7 +26,7 @@ function tooLarge(limit: number, declared?: number): HttpProblem {
 /**
  * A body larger than this is parsed in its own turn of the event loop, after the large bodies
  * that ended before it (TurnQueue): eight 1 MB bodies ending together would otherwise be parsed
- * back to back, and a `/health` probe arriving behind them waited 33-77 ms. Smaller bodies (a
+ * back to back, and a `/health` probe arriving behind them waited 32-90 ms. Smaller bodies (a
  * 64 KB parse takes well under a millisecond) are parsed at once.
  */
 export const TURN_PARSE_BYTES = 64 * 1024
@@ -77,7 +77,6 @@ export function readJsonBody(payload: IncomingMessage, limit: number): Promise<u
     }
     const onEnd = () => {
       cleanUp()
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the same body is read either way; this only decides when (TurnQueue's tests pin that)
       if (received > TURN_PARSE_BYTES) {
         largeBodies.run(() => parse(chunks, received)).then(resolve, reject)
         return

@@ -8,39 +8,42 @@
  * turn, as microtasks do.
  */
 export class TurnQueue {
-  readonly #jobs: Array<() => void> = []
-  #scheduled = false
+  private readonly jobs: Array<() => void> = []
+  private scheduled = false
 
-  /** Runs `job` in a later turn, after every job queued before it; settles with its outcome. */
+  /**
+   * Runs `job` (synchronous work: a promise it returned would settle outside its turn) in a later
+   * turn, after every job queued before it; settles with its outcome.
+   */
   run<T>(job: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#jobs.push(() => {
+      this.jobs.push(() => {
         try {
           resolve(job())
         } catch (error) {
           reject(error)
         }
       })
-      this.#schedule()
+      this.schedule()
     })
   }
 
   /** Jobs queued and not yet run. */
   get size(): number {
-    return this.#jobs.length
+    return this.jobs.length
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#jobs.length === 0) return
-    this.#scheduled = true
-    setImmediate(this.#next)
+  private schedule(): void {
+    if (this.scheduled || this.jobs.length === 0) return
+    this.scheduled = true
+    setImmediate(this.next)
   }
 
-  readonly #next = (): void => {
-    this.#scheduled = false
-    // #schedule only schedules a turn while a job waits.
-    const job = this.#jobs.shift() as () => void
+  private readonly next = (): void => {
+    this.scheduled = false
+    // schedule() only schedules a turn while a job waits.
+    const job = this.jobs.shift() as () => void
     job()
-    this.#schedule()
+    this.schedule()
   }
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { HttpProblem } from '@repo/service-kit'
@@ -145,7 +146,7 @@ describe('readJsonBody', () => {
     })
   })
 
-  it('reads bodies over TURN_PARSE_BYTES (parsed in turns) as it reads small ones', async () => {
+  it('reads bodies over TURN_PARSE_BYTES as it reads small ones', async () => {
     const big = (filler: string) => `{"data":"${filler.repeat(TURN_PARSE_BYTES)}"}`
     const limit = 4 * TURN_PARSE_BYTES
     // Several at once: each is parsed in its own turn, and each client gets its own body back.
@@ -169,6 +170,39 @@ describe('readJsonBody', () => {
   it('refuses a prototype key, as Fastify does', async () => {
     const res = await send(100, ['{"__proto__": {"admin": true}}'])
     expect(res).toMatchObject({ status: 400, json: { code: 'INVALID_REQUEST' } })
+  })
+})
+
+describe('when readJsonBody parses', () => {
+  /**
+   * Feeds a whole body of `bytes` bytes (a JSON string) and its end to readJsonBody at once, and
+   * tells whether it had settled once the microtasks ran, or only after the next turn.
+   */
+  async function settles(bytes: number): Promise<'at once' | 'next turn'> {
+    const payload = Object.assign(new EventEmitter(), { headers: {}, pause: () => payload })
+    let settled = false
+    const read = readJsonBody(payload as unknown as IncomingMessage, 4 * TURN_PARSE_BYTES)
+    read.then(() => {
+      settled = true
+    })
+    payload.emit('data', Buffer.from(JSON.stringify('x'.repeat(bytes - 2))))
+    payload.emit('end')
+    await Promise.resolve()
+    await Promise.resolve()
+    const when = settled ? 'at once' : 'next turn'
+    await new Promise(setImmediate)
+    expect(settled).toBe(true)
+    expect(await read).toBe('x'.repeat(bytes - 2))
+    return when
+  }
+
+  it('parses a body of up to TURN_PARSE_BYTES as soon as it ends', async () => {
+    expect(await settles(TURN_PARSE_BYTES)).toBe('at once')
+    expect(await settles(2)).toBe('at once')
+  })
+
+  it('parses a larger body in a later turn of the event loop (TurnQueue)', async () => {
+    expect(await settles(TURN_PARSE_BYTES + 1)).toBe('next turn')
   })
 })
 

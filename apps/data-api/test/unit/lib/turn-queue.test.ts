@@ -1,28 +1,37 @@
 import { once } from 'node:events'
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { connect, createServer, type Server, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TurnQueue } from '../../../src/lib/turn-queue.js'
 
 /*
  * TurnQueue: jobs in order, one per turn of the event loop, so that sockets are polled between
- * two of them. The socket here is a real TCP connection on the loopback.
+ * two of them. The socket is a real Unix-domain stream: the kernel puts what one end writes in
+ * the other's receive queue before write() returns, so it is readable at the next poll (a TCP
+ * loopback packet may wait for a softirq on a busy machine).
  */
 
+const dir = mkdtempSync(join(tmpdir(), 'turn-queue-'))
 let server: Server
 let client: Socket
 let accepted: Socket
 
 beforeAll(async () => {
   server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  client = connect((server.address() as AddressInfo).port, '127.0.0.1')
+  await new Promise<void>((resolve) => server.listen(join(dir, 'socket'), resolve))
+  client = connect(join(dir, 'socket'))
   const [[socket]] = await Promise.all([once(server, 'connection'), once(client, 'connect')])
   accepted = socket as Socket
 })
 afterAll(async () => {
   client.destroy()
   accepted.destroy()
-  await new Promise((resolve) => server.close(resolve))
+  await new Promise<void>((resolve, reject) =>
+    server.close((error) => (error ? reject(error) : resolve())),
+  )
+  rmSync(dir, { recursive: true })
 })
 
 describe('TurnQueue', () => {
@@ -64,7 +73,7 @@ describe('TurnQueue', () => {
     const order: string[] = []
     accepted.once('data', () => order.push('socket read'))
     await Promise.all([
-      // The bytes are on the loopback once write() returns: readable in the next poll.
+      // The bytes are in the other end's receive queue once write() returns: read at the next poll.
       queue.run(() => {
         order.push('job 1')
         client.write('ping')
