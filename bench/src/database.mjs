@@ -55,3 +55,19 @@ export async function quotesInventory(name) {
     return { ...rows[0], catalog }
   })
 }
+
+/**
+ * Reads every table and index of database `name` into the host's page cache (pg_prewarm's `read`
+ * mode: not into Postgres's shared buffers, which keep what they keep). Resolves to the MB read.
+ */
+export async function prewarmDatabase(name) {
+  return withClient(name, async (client) => {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
+    const { rows } = await client.query(
+      `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::bigint AS blocks
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'm')`,
+    )
+    return (Number(rows[0].blocks) * 8192) / 1024 / 1024
+  })
+}

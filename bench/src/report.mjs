@@ -117,7 +117,11 @@ export function scaleTables(scale) {
   const start =
     `Start-up at this scale: /ready answered 200 ${int(scale.readyMs)} ms after the process ` +
     `started; peak RSS during the passes ${one(scale.peakRssMb)} MB.`
-  return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start}`
+  const memory = scale.prewarm
+    ? `The database was read into the page cache first: ${int(scale.prewarm.mb)} MB in ` +
+      `${one(scale.prewarm.seconds)} s (BENCH_SCALE_PREWARM=0 skips it).`
+    : 'The database was not read into the page cache first (BENCH_SCALE_PREWARM=0).'
+  return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start} ${memory}`
 }
 
 export function heavyTables(heavy) {
