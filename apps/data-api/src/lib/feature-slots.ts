@@ -27,3 +27,46 @@ export class FeatureSlots {
     return this.running.get(keyId) ?? 0
   }
 }
+
+/** The client of a feature request went away before its feature started: it is not run. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('The connection closed before the feature started; nothing was run.')
+    this.name = 'ClientGoneError'
+  }
+}
+
+/**
+ * One feature request's slot: taken when the request is authenticated, freed once its response
+ * has closed and the feature work it started has settled, whichever comes later. Freed on close
+ * alone, a client could leave while its work still ran in the pool and send the next request: as
+ * many features at once as it liked.
+ */
+export class RequestSlot {
+  private working = 0
+  private closed = false
+
+  constructor(private readonly release: () => void) {}
+
+  /** The response has closed: sent, or its client went away. */
+  readonly close = (): void => {
+    this.closed = true
+    if (this.working === 0) this.release()
+  }
+
+  /**
+   * Runs `work` with the slot held until it settles, even past the response's close. After the
+   * close (its client went away while the body waited to be parsed) it refuses, ClientGoneError:
+   * the slot is free again, so the work would run outside the key's limit, for no one.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new ClientGoneError()
+    this.working += 1
+    try {
+      return await work()
+    } finally {
+      this.working -= 1
+      if (this.closed && this.working === 0) this.release()
+    }
+  }
+}

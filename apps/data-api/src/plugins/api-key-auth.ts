@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { isWellFormedApiKey } from '../lib/api-key.js'
 import type { KeyIdentity } from '../lib/api-keys.js'
+import { RequestSlot } from '../lib/feature-slots.js'
 import { type QuotaDecision, QuotaUnavailableError } from '../lib/quota.js'
 import { setRateLimitFields } from '../lib/rate-limit-fields.js'
 
@@ -12,6 +13,8 @@ export interface ApiCaller {
   quota: QuotaDecision
   /** When this key was used before this request, if this instance saw it (else identity.lastUsedAt). */
   previousUse: Date | undefined
+  /** A feature request's (POST) slot among its key's: feature work runs holding it. */
+  slot?: RequestSlot
 }
 
 declare module 'fastify' {
@@ -121,9 +124,11 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     }
 
     const limits = PLAN_LIMITS[identity.plan]
+    let slot: RequestSlot | undefined
     if (request.method === 'POST') {
-      // A feature request holds one of the key's slots until its answer is sent (or the client
-      // goes away); without a free slot it is refused before it is counted or its body read.
+      // A feature request holds one of the key's slots until its answer is sent or its client
+      // went away, and its feature has left the pool (RequestSlot); without a free slot it is
+      // refused before it is counted or its body read.
       const release = fastify.featureSlots.take(identity.keyId, limits.concurrentRequests)
       if (!release) {
         throw new HttpProblem(
@@ -132,7 +137,8 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
           { extra: { limit: limits.concurrentRequests }, headers: { 'retry-after': '1' } },
         )
       }
-      reply.raw.once('close', release)
+      slot = new RequestSlot(release)
+      reply.raw.once('close', slot.close)
     }
 
     let quota: QuotaDecision
@@ -168,6 +174,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
       identity,
       quota,
       previousUse: fastify.lastUsed.note(identity.keyId, fastify.clock()),
+      ...(slot ? { slot } : {}),
     }
   })
 }

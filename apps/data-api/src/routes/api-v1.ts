@@ -126,7 +126,10 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const { identity, quota } = request.caller as NonNullable<typeof request.caller>
+      // Every POST holds a slot (api-key-auth).
+      const { identity, quota, slot } = request.caller as Required<
+        NonNullable<typeof request.caller>
+      >
       const limits = PLAN_LIMITS[identity.plan]
       const { data, options } = request.body
       const feature = options.feature as FeatureName
@@ -157,7 +160,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       let result: unknown
       try {
-        result = await fastify.featurePool.run(feature, data, options)
+        result = await slot.hold(() => fastify.featurePool.run(feature, data, options))
       } catch (error) {
         const failed = featureProblem(error)
         if (!failed) throw error

@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import { waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callData } from '../support/api.js'
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
@@ -121,10 +123,63 @@ describe('per-key slots', () => {
   })
 })
 
+describe('a client that goes away', () => {
+  it('keeps its slots until its features have left the pool', async () => {
+    // One thread: the 8 calls are all in the pool (one running, seven waiting) long before the
+    // first is done (stats on 1 MB of Chinese: ICU's word segmenter, most of a second each).
+    const one = await createTestApp('heavy', {
+      env: { FEATURE_THREADS: '1', FEATURE_TIMEOUT_MS: '60000' },
+      shareWith: t,
+    })
+    // The responses of this key's requests that the server has seen close.
+    let closed = 0
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.headers.authorization === `Bearer ${key}`) res.once('close', () => (closed += 1))
+    }
+    const key = await enterpriseKey(one.app)
+    try {
+      const url = await one.app.listen({ host: '127.0.0.1', port: 0 })
+      const keyId = (await keyIdOf(key, one.app)) as string
+      one.app.server.on('request', onRequest)
+      const body = JSON.stringify({ data: inputOf('chinese', MB), options: { feature: 'stats' } })
+      // ENTERPRISE's 8, each whole body sent; the clients leave once the pool has every call.
+      const clients = Array.from({ length: 8 }, () => {
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port: new URL(url).port,
+          method: 'POST',
+          path: '/api/v1/data',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        })
+        req.on('error', () => {}) // destroyed below, on purpose
+        req.end(body)
+        return req
+      })
+      const pool = one.app.featurePool
+      await waitFor('the 8 calls in the pool', async () => pool.running + pool.queued === 8, 60_000)
+      for (const req of clients) req.destroy()
+      await waitFor('the server to see them close', async () => closed === 8)
+      // Gone, but their features still run or wait in the pool: the key's slots stay taken.
+      expect(pool.running + pool.queued).toBeGreaterThan(0)
+      expect(one.app.featureSlots.held(keyId)).toBe(8)
+      const ninth = await post(url, key, { data: 'one more', options: { feature: 'stats' } })
+      expect(ninth.status).toBe(429)
+      expect(((await ninth.json()) as { code: string }).code).toBe('CONCURRENCY_LIMIT')
+      await waitFor('the pool to finish them', async () => pool.running + pool.queued === 0, 60_000)
+      await waitFor('their slots freed', async () => one.app.featureSlots.held(keyId) === 0)
+      const after = await post(url, key, { data: 'again', options: { feature: 'stats' } })
+      expect(after.status).toBe(200)
+    } finally {
+      one.app.server.off('request', onRequest)
+      await one.close()
+    }
+  }, 120_000)
+})
+
 const keyIds = new Map<string, string>()
-async function keyIdOf(key: string): Promise<string | undefined> {
+async function keyIdOf(key: string, app = t.app): Promise<string | undefined> {
   if (!keyIds.has(key)) {
-    const { rows } = await t.app.pg.query(
+    const { rows } = await app.pg.query(
       "SELECT id FROM api_keys WHERE key_hash = sha256(convert_to($1, 'UTF8'))",
       [key],
     )

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FeatureOptionsError } from '../../../src/features/options.js'
 import { FeatureTimeoutError, PoolOverloadedError } from '../../../src/features/pool.js'
 import { featureProblem } from '../../../src/lib/feature-problems.js'
+import { ClientGoneError } from '../../../src/lib/feature-slots.js'
 
 describe('what a failed feature call answers', () => {
   it("makes invalid options the client's 400, counted", () => {
@@ -11,6 +12,16 @@ describe('what a failed feature call answers', () => {
       code: 'INVALID_REQUEST',
       statusCode: 400,
       message: 'options.limit must be at most 50',
+    })
+  })
+
+  it('answers a client that went away before its feature started with a 400, counted', () => {
+    const outcome = featureProblem(new ClientGoneError())
+    expect(outcome?.refund).toBe(false)
+    expect(outcome?.problem).toMatchObject({
+      code: 'INVALID_REQUEST',
+      statusCode: 400,
+      message: 'The connection closed before the feature started; nothing was run.',
     })
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FeatureSlots } from '../../../src/lib/feature-slots.js'
+import { ClientGoneError, FeatureSlots, RequestSlot } from '../../../src/lib/feature-slots.js'
 
 describe('FeatureSlots', () => {
   it('gives a key at most its limit of slots at once, per key', () => {
@@ -35,5 +35,87 @@ describe('FeatureSlots', () => {
 
   it('gives nothing when the limit is 0', () => {
     expect(new FeatureSlots().take('k', 0)).toBeUndefined()
+  })
+})
+
+describe('RequestSlot', () => {
+  /** A slot of key `k` (limit 1) and a way to settle the work it holds. */
+  function slotOf(slots: FeatureSlots) {
+    const slot = new RequestSlot(slots.take('k', 1) as () => void)
+    let settle: (ok: boolean) => void = () => {}
+    const work = () =>
+      new Promise<string>((resolve, reject) => {
+        settle = (ok) => (ok ? resolve('done') : reject(new Error('failed')))
+      })
+    return { slot, work, settle: (ok: boolean) => settle(ok) }
+  }
+
+  it('frees the slot when the response closes with no work running', () => {
+    const slots = new FeatureSlots()
+    const { slot } = slotOf(slots)
+    slot.close()
+    expect(slots.held('k')).toBe(0)
+  })
+
+  it('runs no work once the response has closed (the client went away)', async () => {
+    const slots = new FeatureSlots()
+    const { slot } = slotOf(slots)
+    slot.close()
+    let ran = false
+    await expect(
+      slot.hold(async () => {
+        ran = true
+      }),
+    ).rejects.toBeInstanceOf(ClientGoneError)
+    await expect(slot.hold(async () => 'never')).rejects.toMatchObject({
+      name: 'ClientGoneError',
+      message: 'The connection closed before the feature started; nothing was run.',
+    })
+    expect(ran).toBe(false)
+    expect(slots.held('k')).toBe(0)
+  })
+
+  it.each([
+    { ends: 'succeeds', ok: true },
+    { ends: 'fails', ok: false },
+  ])(
+    'keeps the slot past the close while its work runs, and frees it when the work $ends',
+    async ({ ok }) => {
+      const slots = new FeatureSlots()
+      const { slot, work, settle } = slotOf(slots)
+      const held = slot.hold(work)
+      slot.close()
+      expect(slots.held('k')).toBe(1)
+      settle(ok)
+      // The work's outcome is passed on either way.
+      await (ok ? expect(held).resolves.toBe('done') : expect(held).rejects.toThrow('failed'))
+      expect(slots.held('k')).toBe(0)
+    },
+  )
+
+  it('keeps it after the work until the response closes', async () => {
+    const slots = new FeatureSlots()
+    const { slot, work, settle } = slotOf(slots)
+    const held = slot.hold(work)
+    settle(true)
+    await held
+    expect(slots.held('k')).toBe(1)
+    slot.close()
+    expect(slots.held('k')).toBe(0)
+  })
+
+  it('waits for every piece of work it holds', async () => {
+    const slots = new FeatureSlots()
+    const slot = new RequestSlot(slots.take('k', 1) as () => void)
+    const ends: Array<() => void> = []
+    const work = () => new Promise<void>((resolve) => ends.push(resolve))
+    const both = [slot.hold(work), slot.hold(work)]
+    slot.close()
+    ends[0]?.()
+    await both[0]
+    expect(slots.held('k')).toBe(1)
+    ends[1]?.()
+    await both[1]
+    expect(slots.held('k')).toBe(0)
   })
 })
