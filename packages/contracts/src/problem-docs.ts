@@ -11,7 +11,7 @@ export const PROBLEM_DOCS: Record<ProblemCode, ProblemDoc> = {
   INVALID_REQUEST: {
     title: 'Invalid request',
     meaning:
-      'The request is malformed: the body is not valid JSON, a field has the wrong type, or a parameter or option is out of range.',
+      'The request is malformed: the body is not valid JSON, a field has the wrong type, or a parameter or option is out of range. data-api also ends with it a feature request whose connection closed before its feature started (no one receives that answer).',
     action: '`detail` names what is wrong. Fix the request before sending it again.',
   },
   UNKNOWN_FEATURE: {

@@ -48,6 +48,18 @@ export class RequestSlot {
 
   constructor(private readonly release: () => void) {}
 
+  /**
+   * Closes the slot when `response` closes, or at once when it already has: its client may have
+   * left during the key's look-up, and a response emits 'close' only once.
+   */
+  closeWith(response: {
+    readonly destroyed: boolean
+    once(event: 'close', listener: () => void): unknown
+  }): void {
+    if (response.destroyed) this.close()
+    else response.once('close', this.close)
+  }
+
   /** The response has closed: sent, or its client went away. */
   readonly close = (): void => {
     this.closed = true

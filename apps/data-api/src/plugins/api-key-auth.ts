@@ -138,7 +138,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
         )
       }
       slot = new RequestSlot(release)
-      reply.raw.once('close', slot.close)
+      slot.closeWith(reply.raw)
     }
 
     let quota: QuotaDecision

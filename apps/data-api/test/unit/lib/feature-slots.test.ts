@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { ClientGoneError, FeatureSlots, RequestSlot } from '../../../src/lib/feature-slots.js'
 
@@ -54,6 +55,18 @@ describe('RequestSlot', () => {
     const slots = new FeatureSlots()
     const { slot } = slotOf(slots)
     slot.close()
+    expect(slots.held('k')).toBe(0)
+  })
+
+  it('closes with its response, or at once when the response closed before (a client gone during the key look-up)', () => {
+    const slots = new FeatureSlots()
+    const open = Object.assign(new EventEmitter(), { destroyed: false })
+    slotOf(slots).slot.closeWith(open)
+    expect(slots.held('k')).toBe(1)
+    open.emit('close')
+    expect(slots.held('k')).toBe(0)
+    const gone = Object.assign(new EventEmitter(), { destroyed: true })
+    slotOf(slots).slot.closeWith(gone)
     expect(slots.held('k')).toBe(0)
   })
 
