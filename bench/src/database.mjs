@@ -64,10 +64,11 @@ export async function prewarmDatabase(name) {
   return withClient(name, async (client) => {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
     const { rows } = await client.query(
-      `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::bigint AS blocks
+      `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)
+                * current_setting('block_size')::bigint AS bytes
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'm')`,
     )
-    return (Number(rows[0].blocks) * 8192) / 1024 / 1024
+    return Number(rows[0].bytes) / 1024 / 1024
   })
 }
