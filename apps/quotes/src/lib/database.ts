@@ -20,9 +20,9 @@ export async function prepareDatabase(
   try {
     const outcome = await seedQuotes(pool, () => readSeedFile(), { onlyIfEmpty })
     if (onlyIfEmpty && !outcome.skipped) log?.info({ ...outcome }, 'seeded quotes')
-    // Search plans each term from the statistics of quote_search (see search-query.ts): fresh
-    // ones at once, rather than when autovacuum gets to it.
-    if (!outcome.skipped) await pool.query('ANALYZE quote_search')
+    // Search plans each term from the statistics of quotes and quote_search (see
+    // search-query.ts): fresh ones at once, rather than when autovacuum gets to it.
+    if (!outcome.skipped) await pool.query('ANALYZE quotes, quote_search')
     return outcome
   } finally {
     await pool.end()

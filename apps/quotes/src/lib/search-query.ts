@@ -1,15 +1,16 @@
 import pg from 'pg'
-import { sampleShare } from './search-sample.js'
+import { sampleHits } from './search-sample.js'
 import { likePattern, type TermKind, termKind } from './search-term.js'
 
 /**
  * Search over `quote_search` (migration 1700000000010), planned per term rather than left to the
  * planner's guess:
  *
- * 0. `termMatches`: the share of the planner's own sample of `words` (the column's 1,000-entry
- *    histogram, held in memory: search-sample.ts) the term matches. A common term (estimated
- *    above SAMPLED_ABOVE) gets that estimate as its total, without a query: the index would read
- *    its trigrams' long posting lists, and its pages are short walks.
+ * 0. `termMatches`: the share of the planner's own sample of the quotes' search text (the
+ *    column's 1,000-entry histogram, held in memory: search-sample.ts) the term matches. A common
+ *    term (estimated above SAMPLED_ABOVE, from SAMPLED_HITS sampled texts or more) gets that
+ *    estimate as its total, without a query: the index would read its trigrams' long posting
+ *    lists, and its pages are short walks.
  * 1. `firstMatches`: otherwise a GIN index finds the candidates (the 4-gram index of migration
  *    1700000000030 for terms of QUAD_LENGTH characters or more, the trigram index for shorter
  *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match, counted exactly, and pages come
@@ -34,6 +35,15 @@ export const EXACT_LIMIT = 1000
  * index, whose trigrams' posting lists are long for such a term.
  */
 export const SAMPLED_ABOVE = 3 * EXACT_LIMIT
+/**
+ * ...and only when at least this many sampled texts hold it. Fewer is too few to trust: a word in
+ * 146 quotes of a million was in 3 of the 1,000 sampled texts (taken for 3,020), and its first
+ * page walked 54,000 quotes (25-28 ms) instead of counting its matches through the index (3-8 ms).
+ * A term expected 0.3 times in the sample is in 3 or more sampled texts once in 280 (Poisson), so
+ * among the 150 rare words of the benchmark's cold pass one is, every other sample; in 6 or more,
+ * less than once in a million.
+ */
+export const SAMPLED_HITS = 6
 /** A page whose expected id-order walk reads at most this many rows walks; else the index. */
 export const WALK_MAX_ROWS = 10_000
 
@@ -48,7 +58,7 @@ export interface TermMatches {
 export interface CorpusIds {
   readonly size: number
   idAt(index: number): number | undefined
-  /** `quote_search.words` values sampled by ANALYZE (search-sample.ts). */
+  /** `quotes.search_text` values sampled by ANALYZE (search-sample.ts). */
   readonly sample: readonly string[]
 }
 
@@ -180,10 +190,9 @@ export async function termMatches(
   corpus: CorpusIds,
   term: string,
 ): Promise<TermMatches> {
-  const kind = termKind(term)
-  const share = kind === 'scan' ? undefined : sampleShare(corpus.sample, term, kind)
-  const planned = (share ?? 0) * corpus.size
-  if (planned > SAMPLED_ABOVE) {
+  const hits = sampleHits(corpus.sample, term, termKind(term))
+  const planned = (hits / Math.max(corpus.sample.length, 1)) * corpus.size
+  if (hits >= SAMPLED_HITS && planned > SAMPLED_ABOVE) {
     return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
   }
   return firstMatches(pool, term)

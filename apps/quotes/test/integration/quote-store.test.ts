@@ -61,10 +61,15 @@ describe('corpus ids', () => {
 })
 
 describe('the search sample', () => {
-  it('is the words ANALYZE sampled, and empty before any ANALYZE', async () => {
+  it('is the search texts ANALYZE sampled, and empty before any ANALYZE', async () => {
     const sample = await loadSearchSample(c.pool)
     expect(sample.length).toBeGreaterThan(100)
-    for (const words of sample) expect(words).toMatch(/^ǂ.*ǂǂ.*ǂ$/)
+    // The quote and its author, lower-cased, as quotes.search_text holds them.
+    for (const text of sample) {
+      expect(text).toBe(text.toLowerCase())
+      expect(text.split('\u001f')).toHaveLength(2)
+    }
+    expect(sample.some((text) => text.startsWith('the owl number '))).toBe(true)
     // A schema without statistics (a table not analyzed yet): no sample.
     await c.pool.query('CREATE SCHEMA IF NOT EXISTS unanalyzed')
     const fresh = new pg.Pool({

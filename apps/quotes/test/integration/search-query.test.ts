@@ -112,13 +112,32 @@ describe('totals', () => {
   })
 
   it('take a total from the sample only above SAMPLED_ABOVE', async () => {
-    const sample = ['ǂtheǂowlǂ']
+    const sample = Array.from({ length: search.SAMPLED_HITS }, () => 'the owl\u001fnobody')
     const at = (size: number) => ({ size, idAt: () => undefined, sample })
     const above = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE + 1), 'owl')
     expect(above.total).toBe(search.SAMPLED_ABOVE + 1)
     // At the line: counted from the index instead (about 4,000).
     const at3000 = await search.termMatches(c.pool, at(search.SAMPLED_ABOVE), 'owl')
     expect(at3000.total).toBeGreaterThan(search.SAMPLED_ABOVE + 500)
+  })
+
+  it('take a total from the sample only when SAMPLED_HITS sampled texts hold the term', async () => {
+    // 100 sampled texts standing for a million quotes: each one holding "owl" stands for 10,000.
+    const sampleHolding = (held: number) =>
+      Array.from({ length: 100 }, (_, i) => (i < held ? 'the owl\u001fnobody' : 'the dusk\u001fx'))
+    const at = (held: number) => ({
+      size: 1_000_000,
+      idAt: () => undefined,
+      sample: sampleHolding(held),
+    })
+    const r = recordingPool(c.pool)
+    const trusted = await search.termMatches(r.pool, at(search.SAMPLED_HITS), 'owl')
+    expect(trusted.total).toBe(search.SAMPLED_HITS * 10_000)
+    expect(r.sent).toEqual([])
+    // One sampled text fewer is too few to trust, however common it makes the term: counted.
+    const counted = await search.termMatches(r.pool, at(search.SAMPLED_HITS - 1), 'owl')
+    expect(r.sent).toHaveLength(1)
+    expect(counted).toEqual(await search.firstMatches(c.pool, 'owl'))
   })
 
   it('take a common term’s total from the sample, without a query', async () => {
@@ -134,6 +153,17 @@ describe('totals', () => {
       search.EXACT_LIMIT,
     )
     expect((await search.termMatches(c.pool, await corpus(sample), '!')).total).toBe(1)
+  })
+
+  it('estimate a term with punctuation by its own characters, not its words', async () => {
+    const sample = await loadSearchSample(c.pool)
+    // Every synthetic quote holds "owl number", none "owl. number": the words alone would have
+    // taken it for about 4,000 quotes without a query, and an empty page for a total of 4,000.
+    const dotted = await search.termMatches(c.pool, await corpus(sample), 'owl. number')
+    expect({ ...dotted, ids: [...dotted.ids] }).toEqual({ total: 0, estimated: false, ids: [] })
+    const spaced = await search.termMatches(c.pool, await corpus(sample), 'OWL NUMBER')
+    expect(spaced.estimated).toBe(true)
+    expect(Math.abs(spaced.total - 4000)).toBeLessThan(200)
   })
 })
 
