@@ -41,7 +41,11 @@ export const SAMPLED_ABOVE = 3 * EXACT_LIMIT
  * page walked 54,000 quotes (25-28 ms) instead of counting its matches through the index (3-8 ms).
  * A term expected 0.3 times in the sample is in 3 or more sampled texts once in 280 (Poisson), so
  * among the 150 rare words of the benchmark's cold pass one is, every other sample; in 6 or more,
- * less than once in a million.
+ * less than once in a million. A term in 1,000-3,000 quotes still reaches 6 now and then (once in
+ * 1,700 to once in 12): its estimate is 2-6 times too high and its walk 2-6 times longer than
+ * planned, at most about 20,000 rows. At a million quotes (1,000 sampled texts) this floor, about
+ * 6,000 matches, is what decides; SAMPLED_ABOVE does below half a million. Six hits estimate a
+ * total within about ±40 % (1/√6); more hits, closer.
  */
 export const SAMPLED_HITS = 6
 /** A page whose expected id-order walk reads at most this many rows walks; else the index. */
@@ -191,11 +195,10 @@ export async function termMatches(
   term: string,
 ): Promise<TermMatches> {
   const hits = sampleHits(corpus.sample, term, termKind(term))
-  const planned = (hits / Math.max(corpus.sample.length, 1)) * corpus.size
-  if (hits >= SAMPLED_HITS && planned > SAMPLED_ABOVE) {
-    return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
-  }
-  return firstMatches(pool, term)
+  if (hits < SAMPLED_HITS) return firstMatches(pool, term)
+  const planned = (hits / corpus.sample.length) * corpus.size
+  if (planned <= SAMPLED_ABOVE) return firstMatches(pool, term)
+  return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
 }
 
 export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {

@@ -8,9 +8,9 @@ import type { TermKind } from './search-term.js'
  * matches without a round trip to Postgres.
  *
  * It is the literal text, not `quote_search.words`: a term with punctuation matches its own
- * characters (search-term.ts), which `words` no longer holds. Matched against `words`, "night's"
+ * characters (search-term.ts), which `words` does not hold. Matched against `words`, "night's"
  * was estimated as `nightǂs` (every "night s..."): 3,020 quotes of a million where 152 hold it, so
- * its first page walked 130,000 quotes (65-100 ms) instead of counting its few matches.
+ * its first page walked 130,000 quotes (72-77 ms end to end) instead of counting its matches.
  */
 export async function loadSearchSample(pool: pg.Pool): Promise<string[]> {
   const { rows } = await pool.query<{ sample: string[] | null }>(
