@@ -4,8 +4,8 @@ import { corpusFits, loadCorpusIds } from '../../src/lib/corpus-ids.js'
 import { QuoteStore } from '../../src/lib/quote-store.js'
 import { EXACT_LIMIT } from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
-import { likePattern } from '../../src/lib/search-term.js'
 import type { TagIds } from '../../src/lib/tag-search.js'
+import { likePattern } from '../support/like-pattern.js'
 import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half).
@@ -236,7 +236,7 @@ describe('QuoteStore', () => {
       "quote_search_quads(s.words) @> quote_search_quads('ǂ' || quote_search_key('be')",
     )
     expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
-    expect(sent).toContain("q.search_text LIKE lower('%of the%')")
+    expect(sent).toContain("strpos(q.search_text, lower('of the')) > 0")
     expect(sent).toContain('FROM quote_view WHERE num = ANY')
   })
 

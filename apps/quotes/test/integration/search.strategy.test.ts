@@ -10,7 +10,7 @@ import {
   pageQuery,
   type Query,
 } from '../../src/lib/search-query.js'
-import { likePattern } from '../../src/lib/search-term.js'
+import { likePattern } from '../support/like-pattern.js'
 import { explain } from '../support/small-corpus.js'
 import { createTestApp, JSON_ACCEPT, type TestApp } from '../support/test-app.js'
 
