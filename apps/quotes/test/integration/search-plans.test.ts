@@ -45,6 +45,17 @@ describe('plans', () => {
     expect(search.searchKey('ßAB')).toBe(key.rows[0]?.key)
   })
 
+  it('read the quotes themselves only for a term with characters other than letters and digits', async () => {
+    // The words table decides a term of letters and digits; punctuation and spaces are checked
+    // on the quote's own text.
+    const reads = async (term: string) =>
+      (await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))).includes(
+        ' on quotes q',
+      )
+    expect(await Promise.all(['even', 'of', 'owl'].map(reads))).toEqual([false, false, false])
+    expect(await Promise.all(["don't", 'is even'].map(reads))).toEqual([true, true])
+  })
+
   it('of a term within a tag look 4-grams up for its matches, never for its pages', () => {
     expect(taggedMatchesQuery('even', 2).text).toContain('quote_search_quads(s.words) @>')
     expect(taggedPageQuery('even', 2, 0, 20).text).not.toContain('quote_search_quads')
