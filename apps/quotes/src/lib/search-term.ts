@@ -1,3 +1,8 @@
+/** A LIKE pattern matching `term` literally anywhere (its % _ and \\ escaped). */
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, '\\$&')}%`
+}
+
 /** Terms this short match whole words only (as substrings they would match nearly every quote). */
 export const WORD_TERM_MAX_LENGTH = 2
 

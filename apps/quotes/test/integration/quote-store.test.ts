@@ -4,8 +4,8 @@ import { corpusFits, loadCorpusIds } from '../../src/lib/corpus-ids.js'
 import { QuoteStore } from '../../src/lib/quote-store.js'
 import { EXACT_LIMIT } from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { likePattern } from '../../src/lib/search-term.js'
 import type { TagIds } from '../../src/lib/tag-search.js'
-import { likePattern } from '../support/like-pattern.js'
 import { recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half).

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { likePattern } from '../../src/lib/search-term.js'
 import { taggedMatches } from '../../src/lib/tag-search.js'
-import { likePattern } from '../support/like-pattern.js'
 import { explain, recordingPool, useSmallCorpus } from '../support/small-corpus.js'
 
 // 1, 2, 3, 5, 6, 9 (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third

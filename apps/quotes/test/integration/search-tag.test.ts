@@ -3,8 +3,8 @@ import type { QueryResult } from 'pg'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { EXACT_LIMIT, inlined } from '../../src/lib/search-query.js'
+import { likePattern } from '../../src/lib/search-term.js'
 import { TAG_PLAN_SETTINGS, taggedPageQuery } from '../../src/lib/tag-search.js'
-import { likePattern } from '../support/like-pattern.js'
 import { JSON_ACCEPT, useTestApp } from '../support/test-app.js'
 
 const t = useTestApp('search_tag')

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { inlined } from '../../src/lib/search-query.js'
-import { termKind } from '../../src/lib/search-term.js'
-import { likePattern } from '../support/like-pattern.js'
+import { likePattern, termKind } from '../../src/lib/search-term.js'
 
 describe('likePattern', () => {
   it('wraps the term in wildcards', () => {
