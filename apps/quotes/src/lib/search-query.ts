@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { sampleHits } from './search-sample.js'
-import { likePattern, type TermKind, termKind } from './search-term.js'
+import { likePattern, termKind } from './search-term.js'
 
 /**
  * Search over `quote_search` (migration 1700000000010), planned per term rather than left to the
@@ -94,7 +94,8 @@ export function searchKey(term: string): string {
 }
 
 /**
- * FROM and WHERE of a term's search (parameters: `values`). The words table narrows (or decides);
+ * FROM and WHERE of a term's search, and their parameters (`values`: the term, or for a term
+ * without letters or digits its LIKE pattern). The words table narrows (or decides);
  * terms with other characters than letters and digits are decided by the quote's own text.
  * `indexed`: the query finds its candidates through an index (not a walk in id order), so a term
  * of QUAD_LENGTH or more characters is looked up in the 4-gram index, and its substring test
@@ -103,13 +104,14 @@ export function searchKey(term: string): string {
 export function matchClause(
   term: string,
   { indexed }: { indexed: boolean },
-): { from: string; where: string; table: string } {
+): { from: string; where: string; table: string; values: unknown[] } {
   const kind = termKind(term)
   // A term without letters or digits keeps LIKE: Postgres estimates it from the column's
   // histogram, which a search within a large tag needs to join well (strpos, which it cannot
   // estimate, took a third of the quotes for ', ' and merge-joined: 650-690 ms against 350-395).
   if (kind === 'scan') {
-    return { table: 'quotes', from: 'quotes s', where: 's.search_text LIKE lower($1)' }
+    const values = [likePattern(term)]
+    return { table: 'quotes', from: 'quotes s', where: 's.search_text LIKE lower($1)', values }
   }
   const word = kind === 'word'
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
@@ -129,19 +131,14 @@ export function matchClause(
         // strpos, not LIKE: Postgres plans a LIKE by trying its pattern on each of the column's
         // 1,000 histogram values (see search-sample.ts): 0.76 ms of planning, 0.20 with strpos.
         where: `${words} AND strpos(q.search_text, lower($1)) > 0`,
+        values: [term],
       }
-    : { table: 'quote_search', from: 'quote_search s', where: words }
-}
-
-/** The parameters of matchClause's WHERE: the term, or for a scan its LIKE pattern. */
-export function matchValues(term: string, kind: TermKind): unknown[] {
-  return [kind === 'scan' ? likePattern(term) : term]
+    : { table: 'quote_search', from: 'quote_search s', where: words, values: [term] }
 }
 
 /** Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. */
 export function firstMatchesQuery(term: string): Query {
-  const { from, where, table } = matchClause(term, { indexed: true })
-  const values = matchValues(term, termKind(term))
+  const { from, where, table, values } = matchClause(term, { indexed: true })
   return {
     text:
       `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
@@ -161,8 +158,7 @@ export function pageQuery(
   limit: number,
   { walk = false, below }: { walk?: boolean; below?: number } = {},
 ): Query {
-  const { from, where } = matchClause(term, { indexed: !walk })
-  const vals = matchValues(term, termKind(term))
+  const { from, where, values: vals } = matchClause(term, { indexed: !walk })
   const range = below === undefined ? '' : ` AND s.num <= $${vals.push(below)}`
   const o = vals.push(offset)
   const l = vals.push(limit)

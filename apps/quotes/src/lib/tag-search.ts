@@ -3,13 +3,11 @@ import {
   type CorpusIds,
   EXACT_LIMIT,
   matchClause,
-  matchValues,
   PLAN_SETTINGS,
   type Query,
   run,
   type TermMatches,
 } from './search-query.js'
-import { termKind } from './search-term.js'
 
 /**
  * Search within a tag (`/api/search?tag=`). The catalog holds every tag's quote ids in memory, in
@@ -65,9 +63,7 @@ export function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
  * may find them (the planner chooses), rather than a walk of the tag's quotes.
  */
 function taggedQuery(term: string, tagId: number, indexed: boolean): Query {
-  const kind = termKind(term)
-  const { from, where } = matchClause(term, { indexed })
-  const values = matchValues(term, kind)
+  const { from, where, values } = matchClause(term, { indexed })
   const t = values.push(tagId)
   return {
     text: `SELECT s.num FROM ${from} JOIN quote_tags qt ON qt.num = s.num WHERE ${where} AND qt.tag_id = $${t}`,
