@@ -183,7 +183,7 @@ describe('QuoteStore', () => {
     expect(store.version).toBe(1)
   })
 
-  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a page read', async () => {
+  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a 3-letter key by the trigram index, a page read', async () => {
     const r = recordingPool(c.pool)
     const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
     await store.load()
@@ -196,6 +196,11 @@ describe('QuoteStore', () => {
     expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
     expect(sent).toContain("strpos(q.search_text, lower('of the')) > 0")
     expect(sent).toContain('FROM quote_view WHERE num = ANY')
+    // Terms no quote holds take the index path whatever the corpus's size (a large one estimates
+    // the common terms above from its sample and walks them instead).
+    expect(sent).toContain("strpos(q.search_text, lower('qjxz vkqw')) > 0")
+    expect(sent).toContain("quote_search_quads(quote_search_key('qjxzvkqw'))")
+    expect(sent).toContain("s.words LIKE '%' || quote_search_key('qjx') || '%'")
   })
 
   it('intersects a term counted exactly with a tag in memory, without another query', async () => {
