@@ -118,7 +118,7 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     })
     const refused = await callData(second.app, key)
     expect(refused.json()).toMatchObject({ status: 403, code: 'ACCOUNT_DISABLED' })
-    expect(refused.headers['ratelimit']).toBeUndefined()
+    expect(refused.headers.ratelimit).toBeUndefined()
     // The session ended, and logging in again is refused with a clear message.
     expect((await client.get('/dashboard')).statusCode).toBe(303)
     const login = await client.logIn(email)
