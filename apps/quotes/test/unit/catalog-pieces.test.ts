@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { groupIndexOf, int32sOf } from '../../src/lib/catalog.js'
+import { groupIndexOf, parseIntList } from '../../src/lib/catalog.js'
 import { GroupIndex } from '../../src/lib/group-index.js'
 import { highlight, highlightResults } from '../../src/lib/highlight.js'
 import { pagingLinkHeader } from '../../src/lib/link-header.js'
@@ -130,33 +130,12 @@ describe('synthetic quotes', () => {
   })
 })
 
-describe('int32sOf', () => {
-  /** What Postgres's string_agg(int4send(x), '') sends: big-endian 4-byte integers, run together. */
-  const int4sends = (values: number[], offset = 0) => {
-    const bytes = Buffer.alloc(offset + values.length * 4)
-    for (const [i, value] of values.entries()) bytes.writeInt32BE(value, offset + i * 4)
-    return bytes.subarray(offset)
-  }
-
-  it('reads big-endian 4-byte integers, negative and extreme ones included', () => {
-    const values = [1, 22, 333, 0, -4, 2_147_483_647, -2_147_483_648, 0x01020304]
-    expect([...int32sOf(int4sends(values))]).toEqual(values)
-  })
-
-  it('reads bytes that do not start on a 4-byte boundary, and leaves them as they were', () => {
-    const bytes = int4sends([7, 1_000_000], 1)
-    expect(bytes.byteOffset % 4).not.toBe(0)
-    expect([...int32sOf(bytes)]).toEqual([7, 1_000_000])
-    expect(bytes.readInt32BE(0)).toBe(7)
-  })
-
-  it('reads no rows (a null or empty aggregate) as an empty list', () => {
-    expect(int32sOf(null)).toHaveLength(0)
-    expect(int32sOf(Buffer.alloc(0))).toHaveLength(0)
-  })
-
-  it('refuses a byte count that is not a whole number of integers', () => {
-    expect(() => int32sOf(Buffer.alloc(6))).toThrow(RangeError)
+describe('parseIntList', () => {
+  it('reads comma-separated integers', () => {
+    expect([...parseIntList('1,22,333,0,-4')]).toEqual([1, 22, 333, 0, -4])
+    expect([...parseIntList('7')]).toEqual([7])
+    expect(parseIntList(null)).toHaveLength(0)
+    expect(parseIntList('')).toHaveLength(0)
   })
 })
 
