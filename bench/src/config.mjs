@@ -38,9 +38,10 @@ export const settings = {
   /** The kept database of the scale passes (another name keeps branches' schemas apart). */
   scaleDatabase: process.env.BENCH_SCALE_DATABASE || 'bench_quotes_scale',
   /**
-   * 1: read the scale database's tables and indexes into the host's page cache before the scale
-   * passes (pg_prewarm), so they measure the service with its data in memory, as a sized
-   * deployment keeps it; 0: as the host left them (possibly on disk).
+   * 1: read the scale database's tables and indexes into memory before the scale passes
+   * (pg_prewarm: into Postgres's shared buffers when they can hold them, else the host's page
+   * cache), so they measure the service with its data in memory, as a sized deployment keeps it;
+   * 0: as the host left them (possibly on disk).
    */
   scalePrewarm: integer('BENCH_SCALE_PREWARM', 1) > 0,
   coldTerms: Math.max(10, integer('BENCH_COLD_TERMS', 300)),

@@ -57,18 +57,29 @@ export async function quotesInventory(name) {
 }
 
 /**
- * Reads every table and index of database `name` into the host's page cache (pg_prewarm's `read`
- * mode: not into Postgres's shared buffers, which keep what they keep). Resolves to the MB read.
+ * Reads every table and index of database `name` into memory with pg_prewarm: into Postgres's
+ * shared buffers (`buffer` mode) when they can hold it with a tenth to spare, as a server sized
+ * per the README ("Postgres memory at scale") keeps it once it has served a while; otherwise into
+ * the host's page cache only (`read` mode; the shared buffers keep what they keep, and the passes
+ * then copy pages from the page cache as they go). Resolves to { mb, mode, sharedBuffersMb }.
  */
 export async function prewarmDatabase(name) {
   return withClient(name, async (client) => {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
-    const { rows } = await client.query(
-      `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)
-                * current_setting('block_size')::bigint AS bytes
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'm')`,
+    const relations = `FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'm')`
+    const sizes = await client.query(
+      `SELECT (SELECT coalesce(sum(pg_relation_size(c.oid)), 0) ${relations}) AS bytes,
+              pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers`,
     )
-    return Number(rows[0].bytes) / 1024 / 1024
+    const bytes = Number(sizes.rows[0].bytes)
+    const sharedBuffers = Number(sizes.rows[0].shared_buffers)
+    const mode = bytes <= 0.9 * sharedBuffers ? 'buffer' : 'read'
+    const { rows } = await client.query(
+      `SELECT coalesce(sum(pg_prewarm(c.oid, '${mode}')), 0)
+                * current_setting('block_size')::bigint AS bytes ${relations}`,
+    )
+    const mb = (value) => value / 1024 / 1024
+    return { mb: mb(Number(rows[0].bytes)), mode, sharedBuffersMb: mb(sharedBuffers) }
   })
 }

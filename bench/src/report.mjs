@@ -78,6 +78,13 @@ export function rssTable(checks) {
   )
 }
 
+/** Where the scale database was prewarmed (runs kept before the mode was recorded: the page cache). */
+function prewarmedInto({ mode = 'read', sharedBuffersMb }) {
+  const buffers =
+    sharedBuffersMb === undefined ? '' : ` (shared_buffers ${int(sharedBuffersMb)} MB)`
+  return mode === 'buffer' ? `Postgres's shared buffers${buffers}` : `the page cache${buffers}`
+}
+
 export function scaleTables(scale) {
   const passes = table(
     [
@@ -118,8 +125,9 @@ export function scaleTables(scale) {
     `Start-up at this scale: /ready answered 200 ${int(scale.readyMs)} ms after the process ` +
     `started; peak RSS during the passes ${one(scale.peakRssMb)} MB.`
   const memory = scale.prewarm
-    ? `The database was read into the page cache first: ${int(scale.prewarm.mb)} MB in ` +
-      `${one(scale.prewarm.seconds)} s (BENCH_SCALE_PREWARM=0 skips it).`
+    ? `The database was read into ${prewarmedInto(scale.prewarm)} first: ` +
+      `${int(scale.prewarm.mb)} MB in ${one(scale.prewarm.seconds)} s (BENCH_SCALE_PREWARM=0 ` +
+      'skips it).'
     : 'The database was not read into the page cache first (BENCH_SCALE_PREWARM=0).'
   return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start} ${memory}`
 }

@@ -124,11 +124,18 @@ export async function runScale({ selected, progress }) {
     // A host may have dropped the database from its page cache since it was last read (a virtual
     // machine's memory balloon does within minutes): the passes would then measure its disk.
     const started = performance.now()
-    const mb = await prewarmDatabase(SCALE_DATABASE)
-    prewarm = { mb: Math.round(mb), seconds: (performance.now() - started) / 1000 }
+    const { mb, mode, sharedBuffersMb } = await prewarmDatabase(SCALE_DATABASE)
+    prewarm = {
+      mb: Math.round(mb),
+      seconds: (performance.now() - started) / 1000,
+      mode,
+      sharedBuffersMb: Math.round(sharedBuffersMb),
+    }
+    const where = mode === 'buffer' ? "Postgres's shared buffers" : 'the page cache'
     progress(
-      `scale: read its tables and indexes into the page cache first (pg_prewarm, ` +
-        `${prewarm.mb} MB in ${prewarm.seconds.toFixed(1)} s; BENCH_SCALE_PREWARM=0 skips this)`,
+      `scale: read its tables and indexes into ${where} first (pg_prewarm, ${prewarm.mb} MB in ` +
+        `${prewarm.seconds.toFixed(1)} s; shared_buffers ${prewarm.sharedBuffersMb} MB; ` +
+        'BENCH_SCALE_PREWARM=0 skips this)',
     )
   }
   progress('scale: starting a fresh quotes service on it (nothing searched yet)')
