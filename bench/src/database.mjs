@@ -76,8 +76,9 @@ export async function prewarmDatabase(name) {
     const sharedBuffers = Number(sizes.rows[0].shared_buffers)
     const mode = bytes <= 0.9 * sharedBuffers ? 'buffer' : 'read'
     const { rows } = await client.query(
-      `SELECT coalesce(sum(pg_prewarm(c.oid, '${mode}')), 0)
+      `SELECT coalesce(sum(pg_prewarm(c.oid, $1)), 0)
                 * current_setting('block_size')::bigint AS bytes ${relations}`,
+      [mode],
     )
     const mb = (value) => value / 1024 / 1024
     return { mb: mb(Number(rows[0].bytes)), mode, sharedBuffersMb: mb(sharedBuffers) }

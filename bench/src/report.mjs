@@ -128,7 +128,7 @@ export function scaleTables(scale) {
     ? `The database was read into ${prewarmedInto(scale.prewarm)} first: ` +
       `${int(scale.prewarm.mb)} MB in ${one(scale.prewarm.seconds)} s (BENCH_SCALE_PREWARM=0 ` +
       'skips it).'
-    : 'The database was not read into the page cache first (BENCH_SCALE_PREWARM=0).'
+    : 'The database was not read into memory first (BENCH_SCALE_PREWARM=0).'
   return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start} ${memory}`
 }
 

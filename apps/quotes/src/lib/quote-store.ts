@@ -42,7 +42,8 @@ const EMPTY = new Int32Array(0)
  * checked against the quotes' own text, a common word walked in id order, a short word. Each also
  * reads its page's quotes. In a large corpus the first four are common enough to be estimated
  * from the sample and walked, so the index lookups are warmed by terms no quote holds, which take
- * that path at any size (a phrase, a word, a 3-letter key): at a million quotes the first rare
+ * that path at any size (a phrase, a word, a 3-letter key; a 1-2 letter word's lookup is the
+ * word's statement with its key between separators): at a million quotes the first rare
  * phrase's count then takes 2.1-2.2 ms instead of 2.8-3.4 (its connection had not planned the
  * join with the 4-gram index yet).
  */

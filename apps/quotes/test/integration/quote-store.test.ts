@@ -183,7 +183,7 @@ describe('QuoteStore', () => {
     expect(store.version).toBe(1)
   })
 
-  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a 3-letter key by the trigram index, a page read', async () => {
+  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a page read', async () => {
     const r = recordingPool(c.pool)
     const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
     await store.load()
@@ -196,11 +196,25 @@ describe('QuoteStore', () => {
     expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
     expect(sent).toContain("strpos(q.search_text, lower('of the')) > 0")
     expect(sent).toContain('FROM quote_view WHERE num = ANY')
-    // Terms no quote holds take the index path whatever the corpus's size (a large one estimates
-    // the common terms above from its sample and walks them instead).
+  })
+
+  it('warms the index lookups up where the common warm-up terms are estimated and walked', async () => {
+    const r = recordingPool(c.pool)
+    const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
+    await store.load()
+    // As in a large corpus: every sampled text holds the common terms, so they are not counted.
+    store.sample = Array.from({ length: 1000 }, () => 'wisdom of the be')
+    r.sent.length = 0
+    await store.warmUp()
+    const sent = r.sent.join('\n')
+    expect(sent).not.toContain("quote_search_quads(quote_search_key('wisdom'))")
     expect(sent).toContain("strpos(q.search_text, lower('qjxz vkqw')) > 0")
     expect(sent).toContain("quote_search_quads(quote_search_key('qjxzvkqw'))")
     expect(sent).toContain("s.words LIKE '%' || quote_search_key('qjx') || '%'")
+    // They hold no quote: the warm-up leaves nothing but empty answers behind.
+    for (const term of ['qjxz vkqw', 'qjxzvkqw', 'qjx']) {
+      expect((await store.search(term, 0, 20)).total).toBe(0)
+    }
   })
 
   it('intersects a term counted exactly with a tag in memory, without another query', async () => {
