@@ -99,7 +99,9 @@ function printReport(report) {
   const log = (text) => console.log(text)
   log(`\n== Results of ${report.startedAt} (${report.revision ?? 'no git revision'})`)
   log(
-    `${report.machine.cpus} CPUs, node ${report.machine.node}; wrk -t${settings.threads} ` +
+    // The model matters: the same code's ratios were 0.63-0.78 on one CPU, 0.53-0.58 on another.
+    `${report.machine.cpus} CPUs (${report.machine.cpuModel ?? 'model unknown'}), ` +
+      `node ${report.machine.node}; wrk -t${settings.threads} ` +
       `-c${settings.connections}, ${settings.warmup} s warm-up + ${settings.duration} s measured, ` +
       `median of ${settings.rounds} alternating rounds; load average ` +
       `${report.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ` +

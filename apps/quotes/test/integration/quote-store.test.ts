@@ -183,7 +183,7 @@ describe('QuoteStore', () => {
     expect(store.version).toBe(1)
   })
 
-  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a page read', async () => {
+  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a common word walked, a page read', async () => {
     const r = recordingPool(c.pool)
     const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
     await store.load()
@@ -195,6 +195,10 @@ describe('QuoteStore', () => {
     )
     expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
     expect(sent).toContain("strpos(q.search_text, lower('of the')) > 0")
+    // A common word: its page is a walk in id order, testing each row it reads.
+    expect(sent).toMatch(
+      /enable_bitmapscan = off;.*strpos\(s\.words, quote_search_key\('the'\)\) > 0/,
+    )
     expect(sent).toContain('FROM quote_view WHERE num = ANY')
   })
 
