@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { TermKind } from './search-term.js'
+import { LETTER_OR_DIGIT, type TermKind } from './search-term.js'
 
 /**
  * The planner's own sample of the quotes' search text (`quotes.search_text`: the quote and its
@@ -19,8 +19,6 @@ export async function loadSearchSample(pool: pg.Pool): Promise<string[]> {
   )
   return rows[0]?.sample ?? []
 }
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 
 /** Whether `text` holds `word` not preceded or followed by a letter or digit. */
 function holdsWord(text: string, word: string): boolean {

@@ -18,8 +18,11 @@ export const WORD_TERM_MAX_LENGTH = 2
  */
 export type TermKind = 'word' | 'plain' | 'exact' | 'scan'
 
+/** A letter or digit of any script: what a term needs to be looked up, and what ends a whole word. */
+export const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+
 export function termKind(term: string): TermKind {
-  if (!/[\p{L}\p{N}]/u.test(term)) return 'scan'
+  if (!LETTER_OR_DIGIT.test(term)) return 'scan'
   if (!/^[a-z0-9]+$/i.test(term)) return 'exact'
   return term.length <= WORD_TERM_MAX_LENGTH ? 'word' : 'plain'
 }
