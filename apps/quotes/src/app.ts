@@ -9,6 +9,7 @@ import fairUse from './plugins/fair-use.js'
 import negotiatedProblems from './plugins/negotiated-problems.js'
 import publicUrl from './plugins/public-url.js'
 import quoteStore from './plugins/quote-store.js'
+import warmUp from './plugins/warm-up.js'
 import authorRoutes from './routes/authors.js'
 import cardRoutes from './routes/cards.js'
 import quoteRoutes from './routes/quotes.js'
@@ -51,10 +52,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     root: packageRoot,
     openApi: OPEN_API,
     describeOnly,
-    // Not ready while the catalog's first load or the search warm-up runs (see their plugins).
-    readiness: {
-      catalog: { probe: () => Promise.all([fastify.catalogWarm(), fastify.searchWarm()]) },
-    },
+    // Not ready while the start-up warm-up runs (plugins/warm-up.ts).
+    readiness: { catalog: { probe: () => fastify.warmedUp() } },
   })
   // CORS for a public, read-only API: any origin may GET; preflights are answered (cached a
   // day) before the per-client ceiling. @fastify/cors measured no dearer than the hand-written
@@ -94,6 +93,8 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     await limited.register(cardRoutes, { cacheMaxAgeSeconds })
     await limited.register(todayRoutes, now ? { now } : {})
   })
+  // Last: it sends a request to each kind of route before /ready says so.
+  if (!describeOnly) await fastify.register(warmUp)
 }
 
 export default app
