@@ -94,7 +94,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
     await limited.register(todayRoutes, now ? { now } : {})
   })
   // Last: it sends a request to each kind of route before /ready says so.
-  if (!describeOnly) await fastify.register(warmUp)
+  await fastify.register(warmUp, { preload: !describeOnly })
 }
 
 export default app

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EMBEDDED_REDIS_URL, resolveStores } from '@repo/service-kit'
 import { withEmbeddedApp } from '@repo/service-kit/testing'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import app from '../../src/app.js'
 import { loadQuotesConfig } from '../../src/config.js'
 import { prepareDatabase } from '../../src/lib/database.js'
@@ -25,7 +25,13 @@ describe('embedded stores (no Postgres or Redis configured or answering)', () =>
         })
         expect(search.statusCode).toBe(200)
         expect(search.json().total_quotes).toBeGreaterThan(100)
-        expect((await instance.inject({ url: '/ready' })).json().status).toBe('ready')
+        // Ready once its warm-up requests have run (they wait behind the search on its one
+        // connection).
+        await vi.waitFor(
+          async () =>
+            expect((await instance.inject({ url: '/ready' })).json().status).toBe('ready'),
+          { timeout: 30_000, interval: 100 },
+        )
         // The rate limit counts in the in-process Redis.
         await instance.inject({ url: '/api', remoteAddress: '192.0.2.1' })
         await instance.inject({ url: '/api', remoteAddress: '192.0.2.1' })
