@@ -96,6 +96,8 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.
   let pending = 0
   let closed = false
+  /** Resolves close()'s wait once the last pending call has settled. */
+  let drained: (() => void) | undefined
 
   async function run<F extends FeatureName>(feature: F, data: string, rawOptions: unknown) {
     const options = validateOptions(feature, rawOptions)
@@ -166,6 +168,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       clearTimeout(timer)
       free.push(slot)
       pending--
+      if (pending === 0) drained?.()
     }
   }
 
@@ -178,9 +181,15 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       return Math.max(0, pending - piscina.queueSize)
     },
     threads,
-    close: () => {
+    close: async () => {
       closed = true
-      return piscina.close()
+      // piscina's own close() stops waiting once one thread is idle (5.3.2 registers its "task
+      // done" listener once per thread and once more, and counts every call of it as a thread
+      // done), then terminates the others with their calls: a SIGTERM while calls ran crashed
+      // the process, their workers' answers coming for tasks it had dropped. Every pending call
+      // settles within its budget (waiting, then running), so wait for them all first.
+      if (pending > 0) await new Promise<void>((resolve) => (drained = resolve))
+      await piscina.close()
     },
   }
 }

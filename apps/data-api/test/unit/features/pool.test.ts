@@ -158,6 +158,20 @@ describe('the feature pool', () => {
     }
   }, 120_000)
 
+  it('on close, waits for the call of every thread, not only the first to finish', async () => {
+    const closing = createFeaturePool({ threads: 2, maxQueue: 2, timeoutMs: 60_000 })
+    // Both threads started, so the two calls below run side by side.
+    await Promise.all([
+      closing.run('stats', 'Warm.', undefined),
+      closing.run('stats', 'Up.', undefined),
+    ])
+    const short = closing.run('stats', TEXT, undefined)
+    const long = closing.run('stats', HUGE, undefined)
+    await closing.close()
+    expect(await short).toEqual(runFeature('stats', TEXT, {}))
+    expect((await long).words).toBe(7_500_000)
+  }, 120_000)
+
   it('lets the calls under way finish on close, then refuses new ones', async () => {
     const closing = createFeaturePool({ threads: 1, maxQueue: 2, timeoutMs: 60_000 })
     const under = closing.run('stats', TEXT, undefined)
