@@ -98,6 +98,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   let closed = false
   /** Resolves close()'s wait once the last pending call has settled. */
   let drained: (() => void) | undefined
+  let closing: Promise<void> | undefined
 
   async function run<F extends FeatureName>(feature: F, data: string, rawOptions: unknown) {
     const options = validateOptions(feature, rawOptions)
@@ -172,6 +173,17 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     }
   }
 
+  async function closeOnce(): Promise<void> {
+    closed = true
+    // piscina's own close() stops waiting once one thread is idle (5.3.2 registers its "task
+    // done" listener once per thread and once more, and counts every call of it as a thread
+    // done), then terminates the others with their calls: a SIGTERM while calls ran crashed
+    // the process, their workers' answers coming for tasks it had dropped. Every pending call
+    // settles within its budget (waiting, then running), so wait for them all first.
+    if (pending > 0) await new Promise<void>((resolve) => (drained = resolve))
+    await piscina.close()
+  }
+
   return {
     run,
     get queued() {
@@ -181,15 +193,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       return Math.max(0, pending - piscina.queueSize)
     },
     threads,
-    close: async () => {
-      closed = true
-      // piscina's own close() stops waiting once one thread is idle (5.3.2 registers its "task
-      // done" listener once per thread and once more, and counts every call of it as a thread
-      // done), then terminates the others with their calls: a SIGTERM while calls ran crashed
-      // the process, their workers' answers coming for tasks it had dropped. Every pending call
-      // settles within its budget (waiting, then running), so wait for them all first.
-      if (pending > 0) await new Promise<void>((resolve) => (drained = resolve))
-      await piscina.close()
-    },
+    // Once: a second call gets the first one's promise.
+    close: () => (closing ??= closeOnce()),
   }
 }

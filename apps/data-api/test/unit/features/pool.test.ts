@@ -167,7 +167,8 @@ describe('the feature pool', () => {
     ])
     const short = closing.run('stats', TEXT, undefined)
     const long = closing.run('stats', HUGE, undefined)
-    await closing.close()
+    // A second close (a second signal, say) waits for the same.
+    await Promise.all([closing.close(), closing.close()])
     expect(await short).toEqual(runFeature('stats', TEXT, {}))
     expect((await long).words).toBe(7_500_000)
   }, 120_000)
