@@ -20,6 +20,7 @@ const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
   'Write to a.b@example.com or call +44 20 7946 0958.\n\nThe second paragraph is short. It ends here.'
 const HUGE = 'many wörds here. '.repeat(2_500_000)
+const MEDIUM = 'many wörds here. '.repeat(300_000)
 const LONG = 'many wörds here. '.repeat(5_000_000)
 
 describe('the feature pool', () => {
@@ -159,17 +160,20 @@ describe('the feature pool', () => {
   }, 120_000)
 
   it('on close, waits for the call of every thread, not only the first to finish', async () => {
-    const closing = createFeaturePool({ threads: 2, maxQueue: 2, timeoutMs: 60_000 })
-    // Both threads started, so the two calls below run side by side.
-    await Promise.all([
-      closing.run('stats', 'Warm.', undefined),
-      closing.run('stats', 'Up.', undefined),
-    ])
+    // Three threads, three calls of different lengths: when the first settles, two still run.
+    const closing = createFeaturePool({ threads: 3, maxQueue: 2, timeoutMs: 60_000 })
+    await Promise.all(['One.', 'Two.', 'Three.'].map((t) => closing.run('stats', t, undefined)))
     const short = closing.run('stats', TEXT, undefined)
+    const medium = closing.run('stats', MEDIUM, undefined)
     const long = closing.run('stats', HUGE, undefined)
     // A second close (a second signal, say) waits for the same.
-    await Promise.all([closing.close(), closing.close()])
+    const closed = Promise.all([closing.close(), closing.close()])
+    await expect(closing.run('stats', TEXT, undefined)).rejects.toThrow(
+      'The feature pool is closed.',
+    )
+    await closed
     expect(await short).toEqual(runFeature('stats', TEXT, {}))
+    expect((await medium).words).toBe(900_000)
     expect((await long).words).toBe(7_500_000)
   }, 120_000)
 
