@@ -3,6 +3,7 @@ import type { ProblemCode } from '@repo/contracts'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { DependencyState } from '../src/dependency-state.js'
+import { HttpProblem } from '../src/errors.js'
 import problemsPlugin, { classifyError } from '../src/plugins/problems.js'
 
 // What a client gets for each kind of failure, and what the operator sees in the logs.
@@ -130,6 +131,28 @@ describe('the problems plugin', () => {
       expect(line?.level).toBe(50)
       expect(line?.err?.message).toBe('bug')
       expect(logged('client error')).toEqual([])
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('logs a refusal the service chose (an HttpProblem 503) as a warning with its code, no stack', async () => {
+    const refusal = new HttpProblem('OVERLOADED', 'Every feature worker is busy.', {
+      headers: { 'retry-after': '2' },
+    })
+    const { app, logged } = await appThrowing(refusal)
+    try {
+      const res = await app.inject({ url: '/fail' })
+      expect(res.statusCode).toBe(503)
+      expect(res.headers['retry-after']).toBe('2')
+      expect(logged('request failed')).toEqual([])
+      const [line] = logged('request refused')
+      expect(line).toMatchObject({
+        level: 40,
+        code: 'OVERLOADED',
+        detail: 'Every feature worker is busy.',
+      })
+      expect(line?.err).toBeUndefined()
     } finally {
       await app.close()
     }

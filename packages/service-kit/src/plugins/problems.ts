@@ -145,6 +145,11 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
     if (classified.unavailable) {
       // Postgres is the store requests fail on (Redis failures are handled where they happen).
       if (fastify.hasDecorator('postgresState')) fastify.postgresState.down(error as Error)
+    } else if (error instanceof HttpProblem && classified.status >= 500) {
+      // A refusal the service chose (OVERLOADED, FEATURE_TIMEOUT, ...), counted by its code in
+      // the metrics: not a failure to investigate, and its stack only says where it was thrown.
+      // Under overload, an error line with a stack for each refusal made the log the flood.
+      request.log.warn({ code: classified.code, detail: classified.detail }, 'request refused')
     } else if (classified.status >= 500) {
       request.log.error({ err: error }, 'request failed')
     } else {
