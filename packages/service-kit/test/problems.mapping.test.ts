@@ -158,6 +158,17 @@ describe('the problems plugin', () => {
     }
   })
 
+  it('logs an INTERNAL_ERROR thrown on purpose as an error all the same', async () => {
+    const { app, logged } = await appThrowing(new HttpProblem('INTERNAL_ERROR', 'broken'))
+    try {
+      expect((await app.inject({ url: '/fail' })).statusCode).toBe(500)
+      expect(logged('request refused')).toEqual([])
+      expect(logged('request failed')[0]?.level).toBe(50)
+    } finally {
+      await app.close()
+    }
+  })
+
   it("logs a client's mistake at debug level only", async () => {
     const { app, logged } = await appThrowing(thrown({ statusCode: 404, message: 'no such thing' }))
     try {

@@ -145,7 +145,7 @@ const problemsPlugin: FastifyPluginAsync<ProblemsPluginOptions> = async (fastify
     if (classified.unavailable) {
       // Postgres is the store requests fail on (Redis failures are handled where they happen).
       if (fastify.hasDecorator('postgresState')) fastify.postgresState.down(error as Error)
-    } else if (error instanceof HttpProblem && classified.status >= 500) {
+    } else if (error instanceof HttpProblem && classified.status === 503) {
       // A refusal the service chose (OVERLOADED, FEATURE_TIMEOUT, ...), counted by its code in
       // the metrics: not a failure to investigate, and its stack only says where it was thrown.
       // Under overload, an error line with a stack for each refusal made the log the flood.
