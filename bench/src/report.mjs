@@ -78,11 +78,16 @@ export function rssTable(checks) {
   )
 }
 
+/** Where prewarmDatabase's `mode` put the pages, in words. */
+export function prewarmPlace(mode) {
+  return mode === 'buffer' ? "Postgres's shared buffers" : 'the page cache'
+}
+
 /** Where the scale database was prewarmed (runs kept before the mode was recorded: the page cache). */
 function prewarmedInto({ mode = 'read', sharedBuffersMb }) {
   const buffers =
     sharedBuffersMb === undefined ? '' : ` (shared_buffers ${int(sharedBuffersMb)} MB)`
-  return mode === 'buffer' ? `Postgres's shared buffers${buffers}` : `the page cache${buffers}`
+  return `${prewarmPlace(mode)}${buffers}`
 }
 
 export function scaleTables(scale) {

@@ -8,6 +8,7 @@ import { authorPageRequests, filteredRandomRequests } from './catalog-requests.m
 import { databaseUrl, paths, settings } from './config.mjs'
 import { prewarmDatabase, quotesInventory, recreateDatabase } from './database.mjs'
 import { sampleRss } from './proc.mjs'
+import { prewarmPlace } from './report.mjs'
 import { runProcess, stopProcess } from './servers.mjs'
 import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
@@ -131,9 +132,8 @@ export async function runScale({ selected, progress }) {
       mode,
       sharedBuffersMb: Math.round(sharedBuffersMb),
     }
-    const where = mode === 'buffer' ? "Postgres's shared buffers" : 'the page cache'
     progress(
-      `scale: read its tables and indexes into ${where} first (pg_prewarm, ${prewarm.mb} MB in ` +
+      `scale: read its tables and indexes into ${prewarmPlace(mode)} first (pg_prewarm, ${prewarm.mb} MB in ` +
         `${prewarm.seconds.toFixed(1)} s; shared_buffers ${prewarm.sharedBuffersMb} MB; ` +
         'BENCH_SCALE_PREWARM=0 skips this)',
     )

@@ -48,7 +48,7 @@ export interface WarmUpRequest {
  * pool hands out next (it keeps the last released on top), whose Postgres backend then has the
  * search's relations and functions in its caches.
  */
-export function warmUpRequests(store: Pick<QuoteStore, 'size' | 'idAt'>): WarmUpRequest[] {
+export function warmUpRequests(store: Pick<QuoteStore, 'idAt'>): WarmUpRequest[] {
   const search = `search?term=${encodeURIComponent(WARM_UP_SEARCH)}`
   const requests: WarmUpRequest[] = [
     { url: `/api/${search}`, accept: 'application/json' },
@@ -56,8 +56,8 @@ export function warmUpRequests(store: Pick<QuoteStore, 'size' | 'idAt'>): WarmUp
     { url: `/${search}`, accept: 'text/html' },
   ]
   const first = store.idAt(0)
-  // An empty corpus answers 503 to these: nothing to warm, and nothing to log.
-  if (store.size === 0 || first === undefined) return requests
+  // An empty corpus (no first id) answers 503 to these: nothing to warm, and nothing to log.
+  if (first === undefined) return requests
   return [
     ...requests,
     { url: '/api', accept: 'application/json' },

@@ -35,10 +35,15 @@ async function untilReady(app: TestApp['app']): Promise<void> {
   })
 }
 
+/** What had been served by the time /ready first answered 200. */
+async function servedWhenReady(app: TestApp['app']): Promise<Record<string, number>> {
+  await untilReady(app)
+  return served(app)
+}
+
 describe('start-up warm-up', () => {
   it('has served a search, a random quote, one by id and the home page before /ready answers 200', async () => {
-    await untilReady(primary.app)
-    expect(await served(primary.app)).toEqual({
+    expect(await servedWhenReady(primary.app)).toEqual({
       '/api/search 200': 2,
       '/search 200': 1,
       '/api 200': 2,
@@ -55,7 +60,7 @@ describe('start-up warm-up', () => {
   })
 
   it('sends only the searches when there are no quotes to show', () => {
-    const urls = warmUpRequests({ size: 0, idAt: () => undefined }).map((r) => r.url)
+    const urls = warmUpRequests({ idAt: () => undefined }).map((r) => r.url)
     expect(urls).toEqual([
       '/api/search?term=vkqw%20qjxz',
       '/api/search?term=vkqw%20qjxz',
@@ -76,8 +81,7 @@ describe('start-up warm-up', () => {
 
   it('a refused warm-up request neither stops the others nor holds readiness', async () => {
     t = await createTestApp('warm_up_refused', { RATE_LIMIT_MAX: '1' })
-    await untilReady(t.app)
-    expect(await served(t.app)).toEqual({
+    expect(await servedWhenReady(t.app)).toEqual({
       '/api/search 200': 1,
       '/api/search 429': 1,
       '/search 429': 1,
