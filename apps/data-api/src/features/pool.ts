@@ -12,7 +12,9 @@ import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
  * per core unless told otherwise and a bounded queue; a call that runs longer than its budget
  * (counted from when a worker starts it; a call that waits a whole budget for a busy pool is
  * refused as overloaded) is cancelled: piscina terminates the worker
- * running it and starts a fresh one, so later calls still find a full pool.
+ * running it and starts a fresh one, so later calls still find a full pool. A call whose caller
+ * gives it up (`signal`: its client went away) while it waits is not run; one already running
+ * finishes, its thread kept (ending it would cost a fresh thread's start for no one's gain).
  */
 
 export interface FeaturePoolOptions {
@@ -37,10 +39,13 @@ export interface FeaturePool {
     feature: F,
     data: string,
     rawOptions: unknown,
+    signal?: AbortSignal,
   ): Promise<FeatureResultMap[F]>
   /** Tasks waiting and running, for metrics. */
   readonly queued: number
   readonly running: number
+  /** Calls given up by their caller before a worker started them (never run), since the start. */
+  readonly givenUp: number
   readonly threads: number
   /** Lets the calls under way finish, then stops the workers. */
   close(): Promise<void>
@@ -49,6 +54,13 @@ export interface FeaturePool {
 /** The call ran past its time budget: it was cancelled (its worker terminated and replaced). */
 export class FeatureTimeoutError extends Error {
   override name = 'FeatureTimeoutError'
+}
+
+/**
+ * The caller gave the call up (its signal aborted) before a worker started it: it was not run.
+ */
+export class FeatureGivenUpError extends Error {
+  override name = 'FeatureGivenUpError'
 }
 
 /**
@@ -95,14 +107,24 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   })
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.
   let pending = 0
+  let givenUp = 0
   let closed = false
   /** Resolves close()'s wait once the last pending call has settled. */
   let drained: (() => void) | undefined
   let closing: Promise<void> | undefined
 
-  async function run<F extends FeatureName>(feature: F, data: string, rawOptions: unknown) {
+  async function run<F extends FeatureName>(
+    feature: F,
+    data: string,
+    rawOptions: unknown,
+    signal?: AbortSignal,
+  ) {
     const options = validateOptions(feature, rawOptions)
     if (closed) throw new Error('The feature pool is closed.')
+    if (signal?.aborted) {
+      givenUp++
+      throw new FeatureGivenUpError(`The ${feature} call was given up before it was queued.`)
+    }
     if (pending >= threads + opts.maxQueue) {
       throw new PoolOverloadedError(
         `All ${threads} feature threads are busy and ${opts.maxQueue} calls are waiting.`,
@@ -120,7 +142,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     const hadFreeThread = pending < threads
     const calledAt = Date.now()
     const controller = new AbortController()
-    let expired: 'waiting' | 'running' | undefined
+    let stopped: 'waiting' | 'running' | 'given up' | undefined
     let timer: NodeJS.Timeout
     const check = () => {
       // Stryker disable next-line EqualityOperator: `<=` differs only at the limit's very millisecond (then one more look, 50 ms on); `>=` refuses every booting call, which the tests see
@@ -133,7 +155,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       // A call still waiting is given up in one exchange, so no worker can start it afterwards;
       // one a worker has started goes on to its running time.
       if (giveUp(startedAt, slot, ticket)) {
-        expired = 'waiting'
+        stopped = 'waiting'
         controller.abort()
         return
       }
@@ -142,23 +164,42 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       if (ranMs < opts.timeoutMs) {
         timer = setTimeout(check, opts.timeoutMs - ranMs)
       } else {
-        expired = 'running'
+        stopped = 'running'
         controller.abort()
       }
     }
     timer = setTimeout(check, opts.timeoutMs)
+    // Given up by its caller while it waits: no worker will start it (the worker that reaches it
+    // finds its slot given up and skips it, in microseconds). piscina is not told: a call it has
+    // just handed to a worker would cost that worker its life. The call stays pending, and its
+    // caller's slots held, until that worker has passed it, so giving calls up never lets more
+    // into the pool than its bound.
+    const onGiveUp = () => {
+      if (stopped === undefined && giveUp(startedAt, slot, ticket)) {
+        stopped = 'given up'
+        givenUp++
+        clearTimeout(timer)
+      }
+    }
+    signal?.addEventListener('abort', onGiveUp, { once: true })
     pending++
     try {
       const task: FeatureTask<F> = { feature, data, options, slot, ticket }
       return (await piscina.run(task, { signal: controller.signal })) as FeatureResultMap[F]
     } catch (error) {
-      if (expired === 'running') {
+      if (stopped === 'given up') {
+        throw new FeatureGivenUpError(
+          `The ${feature} call was given up before a worker started it.`,
+          { cause: error },
+        )
+      }
+      if (stopped === 'running') {
         throw new FeatureTimeoutError(
           `The ${feature} feature did not finish within ${opts.timeoutMs} ms.`,
           { cause: error },
         )
       }
-      if (expired === 'waiting') {
+      if (stopped === 'waiting') {
         throw new PoolOverloadedError(
           `The call waited ${opts.timeoutMs} ms for a free feature thread.`,
           { cause: error },
@@ -166,6 +207,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       }
       throw error
     } finally {
+      signal?.removeEventListener('abort', onGiveUp)
       clearTimeout(timer)
       free.push(slot)
       pending--
@@ -191,6 +233,9 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     },
     get running() {
       return Math.max(0, pending - piscina.queueSize)
+    },
+    get givenUp() {
+      return givenUp
     },
     threads,
     // Once: a second call gets the first one's promise.

@@ -45,6 +45,8 @@ export class ClientGoneError extends Error {
 export class RequestSlot {
   private working = 0
   private closed = false
+  /** Aborted when the response closes: what `hold` runs may give up work no one will receive. */
+  private gone: AbortController | undefined
 
   constructor(private readonly release: () => void) {}
 
@@ -63,19 +65,23 @@ export class RequestSlot {
   /** The response has closed: sent, or its client went away. */
   readonly close = (): void => {
     this.closed = true
+    this.gone?.abort()
     if (this.working === 0) this.release()
   }
 
   /**
    * Runs `work` with the slot held until it settles, even past the response's close. After the
    * close (its client went away while the body waited to be parsed) it refuses, ClientGoneError:
-   * the slot is free again, so the work would run outside the key's limit, for no one.
+   * the slot is free again, so the work would run outside the key's limit, for no one. `work` is
+   * given a signal that aborts when the response closes (sent, or its client gone), so that it
+   * can give up what has not started; the slot stays held until it settles all the same.
    */
-  async hold<T>(work: () => Promise<T>): Promise<T> {
+  async hold<T>(work: (gone: AbortSignal) => Promise<T>): Promise<T> {
     if (this.closed) throw new ClientGoneError()
+    this.gone ??= new AbortController()
     this.working += 1
     try {
-      return await work()
+      return await work(this.gone.signal)
     } finally {
       this.working -= 1
       if (this.closed && this.working === 0) this.release()

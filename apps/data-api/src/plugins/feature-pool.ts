@@ -1,4 +1,4 @@
-import { Gauge } from '@repo/service-kit'
+import { Counter, Gauge } from '@repo/service-kit'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { createFeaturePool, type FeaturePool } from '../features/pool.js'
@@ -34,6 +34,16 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
     collect() {
       this.set({ state: 'queued' }, pool.queued)
       this.set({ state: 'running' }, pool.running)
+    },
+  })
+  let counted = 0
+  new Counter({
+    name: 'feature_calls_given_up_total',
+    help: 'Feature calls given up while they waited for a thread (their client went away): not run',
+    registers: [fastify.promRegistry],
+    collect() {
+      this.inc(pool.givenUp - counted)
+      counted = pool.givenUp
     },
   })
   fastify.log.info(

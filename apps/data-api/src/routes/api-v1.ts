@@ -160,7 +160,8 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       let result: unknown
       try {
-        result = await slot.hold(() => fastify.featurePool.run(feature, data, options))
+        // A client that leaves while its call waits for a thread has it given up (not run).
+        result = await slot.hold((gone) => fastify.featurePool.run(feature, data, options, gone))
       } catch (error) {
         const failed = featureProblem(error)
         if (!failed) throw error

@@ -124,7 +124,7 @@ describe('per-key slots', () => {
 })
 
 describe('a client that goes away', () => {
-  it('keeps its slots until its features have left the pool', async () => {
+  it('keeps its slots until its features have left the pool, and its waiting calls are not run', async () => {
     // One thread: the 8 calls are all in the pool (one running, seven waiting) well before most
     // of them are done (redact on 1 MB of English, a few hundred ms each).
     const one = await createTestApp('heavy', {
@@ -161,6 +161,10 @@ describe('a client that goes away', () => {
       const pool = one.app.featurePool
       await waitFor('the 8 calls in the pool', async () => pool.running + pool.queued === 8, 60_000)
       expect(early).toEqual([])
+      // The calls waiting for the thread now: given up once their clients leave (at most one
+      // more may start meanwhile, if the running one ends first).
+      const waitingAtClose = pool.queued
+      expect(waitingAtClose).toBeGreaterThan(1)
       leaving = true
       for (const req of clients) req.destroy()
       await waitFor('the server to see them close', async () => closed === 8)
@@ -171,6 +175,10 @@ describe('a client that goes away', () => {
       expect(one.app.featureSlots.held(keyId)).toBe(inPool)
       await waitFor('the pool to finish them', async () => pool.running + pool.queued === 0, 60_000)
       await waitFor('their slots freed', async () => one.app.featureSlots.held(keyId) === 0)
+      expect(pool.givenUp).toBeGreaterThanOrEqual(waitingAtClose - 1)
+      expect(pool.givenUp).toBeLessThanOrEqual(waitingAtClose)
+      const metrics = await one.app.inject({ url: '/metrics' })
+      expect(metrics.body).toContain(`feature_calls_given_up_total ${pool.givenUp}\n`)
       const after = await post(url, key, { data: 'again', options: { feature: 'stats' } })
       expect(after.status).toBe(200)
     } finally {

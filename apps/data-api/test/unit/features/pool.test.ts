@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
 import {
   createFeaturePool,
+  FeatureGivenUpError,
   type FeaturePool,
   FeatureTimeoutError,
   PoolOverloadedError,
@@ -156,6 +157,50 @@ describe('the feature pool', () => {
       expect(await budget.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
     } finally {
       await budget.close()
+    }
+  }, 120_000)
+
+  it('does not run a waiting call its caller gave up, and lets a running one finish on its thread', async () => {
+    const small = createFeaturePool({ threads: 1, maxQueue: 2, timeoutMs: 120_000 })
+    try {
+      // Its thread booted and through a call, so it starts the next call within milliseconds.
+      expect((await small.run('stats', 'Warm up.', undefined)).words).toBe(2)
+      const running = new AbortController()
+      const waiting = new AbortController()
+      const first = small.run('stats', HUGE, undefined, running.signal)
+      const second = small.run('stats', TEXT, undefined, waiting.signal).catch((e: unknown) => e)
+      const third = small.run('stats', 'Still wanted.', undefined)
+      expect([small.running, small.queued]).toEqual([1, 2])
+      // Both callers leave: the first call runs by now (for seconds), the second still waits.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      running.abort()
+      waiting.abort()
+      expect(small.givenUp).toBe(1)
+      // Still pending (so still counted against the bound) until the worker passes it.
+      expect(small.running + small.queued).toBe(3)
+      // The running call was not cut short: its thread was not terminated.
+      expect((await first).words).toBe(7_500_000)
+      const error = await second
+      expect(error).toBeInstanceOf(FeatureGivenUpError)
+      expect((error as Error).message).toBe(
+        'The stats call was given up before a worker started it.',
+      )
+      // The worker skipped it: it never ran the feature.
+      expect((error as Error).cause).toMatchObject({
+        message: expect.stringMatching(/was given up before it started/),
+      })
+      expect((await third).words).toBe(2)
+      // A signal aborted after its call settled changes nothing; one aborted before is refused.
+      const settled = new AbortController()
+      expect((await small.run('stats', 'Done.', undefined, settled.signal)).words).toBe(1)
+      settled.abort()
+      await expect(small.run('stats', TEXT, undefined, settled.signal)).rejects.toThrow(
+        'The stats call was given up before it was queued.',
+      )
+      expect(small.givenUp).toBe(2)
+      expect(small.running + small.queued).toBe(0)
+    } finally {
+      await small.close()
     }
   }, 120_000)
 

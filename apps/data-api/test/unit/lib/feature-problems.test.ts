@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { FeatureOptionsError } from '../../../src/features/options.js'
-import { FeatureTimeoutError, PoolOverloadedError } from '../../../src/features/pool.js'
+import {
+  FeatureGivenUpError,
+  FeatureTimeoutError,
+  PoolOverloadedError,
+} from '../../../src/features/pool.js'
 import { featureProblem } from '../../../src/lib/feature-problems.js'
 import { ClientGoneError } from '../../../src/lib/feature-slots.js'
 
@@ -15,14 +19,21 @@ describe('what a failed feature call answers', () => {
     })
   })
 
-  it('answers a client that went away before its feature started with a 400, counted', () => {
-    const outcome = featureProblem(new ClientGoneError())
-    expect(outcome?.refund).toBe(false)
-    expect(outcome?.problem).toMatchObject({
-      code: 'INVALID_REQUEST',
-      statusCode: 400,
+  it.each([
+    {
+      when: 'before its call reached the pool',
+      error: new ClientGoneError(),
       message: 'The connection closed before the feature started; nothing was run.',
-    })
+    },
+    {
+      when: 'while its call waited for a thread',
+      error: new FeatureGivenUpError('The stats call was given up before a worker started it.'),
+      message: 'The stats call was given up before a worker started it.',
+    },
+  ])('answers a client that went away $when with a 400, counted', ({ error, message }) => {
+    const outcome = featureProblem(error)
+    expect(outcome?.refund).toBe(false)
+    expect(outcome?.problem).toMatchObject({ code: 'INVALID_REQUEST', statusCode: 400, message })
   })
 
   it.each([

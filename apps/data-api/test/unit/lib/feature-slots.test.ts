@@ -106,6 +106,24 @@ describe('RequestSlot', () => {
     },
   )
 
+  it('tells its work when the response closes, so work not yet started can be given up', async () => {
+    const slots = new FeatureSlots()
+    const { slot, work, settle } = slotOf(slots)
+    const signals: AbortSignal[] = []
+    const held = slot.hold((gone) => {
+      signals.push(gone)
+      return work()
+    })
+    expect(signals[0]?.aborted).toBe(false)
+    slot.close()
+    expect(signals[0]?.aborted).toBe(true)
+    // The slot is still held until the work settles, whatever the work made of the signal.
+    expect(slots.held('k')).toBe(1)
+    settle(true)
+    await expect(held).resolves.toBe('done')
+    expect(slots.held('k')).toBe(0)
+  })
+
   it('keeps it after the work until the response closes', async () => {
     const slots = new FeatureSlots()
     const { slot, work, settle } = slotOf(slots)
