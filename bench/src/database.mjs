@@ -27,9 +27,9 @@ export async function recreateDatabase(name) {
 }
 
 /**
- * What a quotes database holds: { synthetic, seed, index, catalog } (counts of quotes by origin,
- * whether both search indexes exist (trigram and 4-gram), whether every quote has its author), or undefined when the
- * database or table is missing.
+ * What a quotes database holds: { synthetic, seed, index, catalog, migration } (counts of quotes
+ * by origin, whether both search indexes exist (trigram and 4-gram), whether every quote has its
+ * author, the newest migration applied), or undefined when the database or table is missing.
  */
 export async function quotesInventory(name) {
   const exists = await withClient('postgres', (client) =>
@@ -39,6 +39,9 @@ export async function quotesInventory(name) {
   return withClient(name, async (client) => {
     const table = await client.query("SELECT to_regclass('public.quotes') AS t")
     if (table.rows[0].t === null) return undefined
+    // The newest migration applied: a database an older build loaded is loaded again (starting
+    // the service on it would run a migration that may take minutes at this size).
+    const applied = await client.query('SELECT max(name) AS name FROM pgmigrations')
     const { rows } = await client.query(
       `SELECT count(*) FILTER (WHERE source = 'synthetic')::int AS synthetic,
               count(*) FILTER (WHERE source <> 'synthetic')::int AS seed,
@@ -52,7 +55,7 @@ export async function quotesInventory(name) {
       tables.rows[0].t !== null &&
       (await client.query('SELECT NOT EXISTS (SELECT 1 FROM quotes WHERE author_id IS NULL) AS ok'))
         .rows[0].ok
-    return { ...rows[0], catalog }
+    return { ...rows[0], catalog, migration: applied.rows[0]?.name ?? null }
   })
 }
 

@@ -2,6 +2,7 @@
 // client, each term sent once and never searched before on that process (cold-search: words,
 // surnames, phrases, misses; short-terms: 1-2 characters). Also the time from process start to
 // /ready at that scale. The database is kept between runs (loading takes 2-4 minutes on 2 cores).
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { authorPageRequests, filteredRandomRequests } from './catalog-requests.mjs'
@@ -31,7 +32,19 @@ const PASSES = [
   },
 ]
 
-/** Makes sure SCALE_DATABASE holds exactly `n` synthetic quotes (and its index), else reloads. */
+/** The name of the quotes service's newest migration (as its migrations table records it). */
+function newestMigration() {
+  const names = readdirSync(join(paths.quotesApp, 'migrations')).filter((f) => f.endsWith('.sql'))
+  return names
+    .sort()
+    .at(-1)
+    ?.replace(/\.sql$/, '')
+}
+
+/**
+ * Makes sure SCALE_DATABASE holds exactly `n` synthetic quotes (and its index), migrated by this
+ * build, else reloads.
+ */
 async function ensureCorpus(n, progress) {
   const inventory = await quotesInventory(SCALE_DATABASE)
   if (
@@ -39,7 +52,8 @@ async function ensureCorpus(n, progress) {
     inventory.synthetic === n &&
     inventory.seed > 0 &&
     inventory.index &&
-    inventory.catalog
+    inventory.catalog &&
+    inventory.migration === newestMigration()
   ) {
     progress(`scale: ${SCALE_DATABASE} already holds ${n} synthetic quotes: kept`)
     return { reused: true, inventory }
