@@ -4,7 +4,7 @@
 // "previous": the most recent run before it with a usable figure (ERROR results do not count);
 // "best": the best figure of all runs before it (lowest µs/req and latency, highest ratio).
 import { fileURLToPath } from 'node:url'
-import { table } from './report.mjs'
+import { ratioText, table } from './report.mjs'
 import { readRuns } from './results.mjs'
 import { catalogue } from './scenarios/index.mjs'
 
@@ -100,7 +100,7 @@ export function compareRuns(runs) {
         ['µs/req', (r) => fixed(1)(r.cpuUs)],
         ['previous', (r) => r.us.previous],
         ['best', (r) => r.us.best],
-        ['ratio', (r) => fixed(2)(r.ratio)],
+        ['ratio', (r) => ratioText(r.ratio)],
         ['previous', (r) => r.r.previous],
         ['best', (r) => r.r.best],
         ['result', (r) => r.status, 'left'],

@@ -7,6 +7,13 @@ const one = fixed(1)
 const two = fixed(2)
 const percent = (share) => (typeof share === 'number' ? `${(share * 100).toFixed(2)}` : '-')
 
+/**
+ * A CPU ratio to two decimals, rounded down, so a ratio printed as its target meets it (0.597
+ * is 0.59 against a target of 0.6, not a FAIL that reads 0.60).
+ */
+export const ratioText = (ratio) =>
+  typeof ratio === 'number' ? (Math.floor(ratio * 100 + 1e-9) / 100).toFixed(2) : '-'
+
 /** A Markdown-style table: `columns` are [title, (row) => string, align?]. */
 export function table(columns, rows) {
   const cells = rows.map((row) => columns.map(([, get]) => String(get(row))))
@@ -32,7 +39,7 @@ export function scenarioTable(scenarios) {
       ['µs/req', (s) => one(s.cpuUs)],
       ['reference', (s) => s.reference, 'left'],
       ['ref µs/req', (s) => one(s.referenceCpuUs)],
-      ['ratio', (s) => two(s.ratio)],
+      ['ratio', (s) => ratioText(s.ratio)],
       ['target', (s) => `>= ${s.target}`],
       ['req/s', (s) => int(s.rps)],
       ['p50 ms', (s) => one(s.p50)],

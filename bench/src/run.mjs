@@ -10,7 +10,14 @@ import { CLOCK_TICKS } from './proc.mjs'
 import { progress } from './progress.mjs'
 import { deleteRunKeys } from './redis-keys.mjs'
 import { references, startReference } from './references.mjs'
-import { heavyTables, rssChecks, rssTable, scaleTables, scenarioTable } from './report.mjs'
+import {
+  heavyTables,
+  ratioText,
+  rssChecks,
+  rssTable,
+  scaleTables,
+  scenarioTable,
+} from './report.mjs'
 import { writeRun } from './results.mjs'
 import { runRounds } from './rounds.mjs'
 import { runScale } from './scale.mjs'
@@ -75,7 +82,7 @@ async function runThroughput(report, selected) {
           })
           progress(
             `${scenario.name}: ${result.cpuUs?.toFixed(1) ?? '-'} µs/req, ratio ` +
-              `${result.ratio?.toFixed(2) ?? '-'} (target ${scenario.target}): ${result.status}` +
+              `${ratioText(result.ratio)} (target ${scenario.target}): ${result.status}` +
               (result.error ? `: ${result.error}` : ''),
           )
           report.scenarios.push(result)
