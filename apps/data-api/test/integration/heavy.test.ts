@@ -161,8 +161,10 @@ describe('a client that goes away', () => {
       const pool = one.app.featurePool
       await waitFor('the 8 calls in the pool', async () => pool.running + pool.queued === 8, 60_000)
       expect(early).toEqual([])
-      // The calls waiting for the thread now: given up once their clients leave (at most one
-      // more may start meanwhile, if the running one ends first).
+      // The calls waiting for the thread now: given up once their clients leave (one more may
+      // start meanwhile, if the running one ends first; and the one handed to the thread is
+      // given up too if that thread, at the lowest priority on a busy machine, has not started
+      // it yet).
       const waitingAtClose = pool.queued
       expect(waitingAtClose).toBeGreaterThan(1)
       leaving = true
@@ -176,7 +178,7 @@ describe('a client that goes away', () => {
       await waitFor('the pool to finish them', async () => pool.running + pool.queued === 0, 60_000)
       await waitFor('their slots freed', async () => one.app.featureSlots.held(keyId) === 0)
       expect(pool.givenUp).toBeGreaterThanOrEqual(waitingAtClose - 1)
-      expect(pool.givenUp).toBeLessThanOrEqual(waitingAtClose)
+      expect(pool.givenUp).toBeLessThanOrEqual(waitingAtClose + 1)
       const metrics = await one.app.inject({ url: '/metrics' })
       expect(metrics.body).toContain(`feature_calls_given_up_total ${pool.givenUp}\n`)
       const after = await post(url, key, { data: 'again', options: { feature: 'stats' } })

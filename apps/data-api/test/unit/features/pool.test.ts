@@ -167,19 +167,20 @@ describe('the feature pool', () => {
       expect((await small.run('stats', 'Warm up.', undefined)).words).toBe(2)
       const running = new AbortController()
       const waiting = new AbortController()
-      const first = small.run('stats', HUGE, undefined, running.signal)
+      const first = small.run('stats', LONG, undefined, running.signal)
       const second = small.run('stats', TEXT, undefined, waiting.signal).catch((e: unknown) => e)
       const third = small.run('stats', 'Still wanted.', undefined)
       expect([small.running, small.queued]).toEqual([1, 2])
-      // Both callers leave: the first call runs by now (for seconds), the second still waits.
-      await new Promise((resolve) => setTimeout(resolve, 500))
+      // Both callers leave: the first call runs by now (it takes several seconds; its thread had
+      // 1.5 s to start it), the second still waits.
+      await new Promise((resolve) => setTimeout(resolve, 1500))
       running.abort()
       waiting.abort()
       expect(small.givenUp).toBe(1)
       // Still pending (so still counted against the bound) until the worker passes it.
       expect(small.running + small.queued).toBe(3)
       // The running call was not cut short: its thread was not terminated.
-      expect((await first).words).toBe(7_500_000)
+      expect((await first).words).toBe(15_000_000)
       const error = await second
       expect(error).toBeInstanceOf(FeatureGivenUpError)
       expect((error as Error).message).toBe(
