@@ -174,8 +174,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     // just handed to a worker would cost that worker its life. The call stays pending, and its
     // caller's slots held, until that worker has passed it, so giving calls up never lets more
     // into the pool than its bound.
+    // (A call the pool has refused for waiting, or that a worker has started, no longer holds its
+    // waiting mark: giveUp leaves it alone.)
     const onGiveUp = () => {
-      if (stopped === undefined && giveUp(startedAt, slot, ticket)) {
+      if (giveUp(startedAt, slot, ticket)) {
         stopped = 'given up'
         givenUp++
         clearTimeout(timer)

@@ -36,14 +36,14 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
       this.set({ state: 'running' }, pool.running)
     },
   })
-  let counted = 0
   new Counter({
     name: 'feature_calls_given_up_total',
     help: 'Feature calls given up while they waited for a thread (their client went away): not run',
     registers: [fastify.promRegistry],
+    // The pool counts; the metric shows its count at each scrape.
     collect() {
-      this.inc(pool.givenUp - counted)
-      counted = pool.givenUp
+      this.reset()
+      this.inc(pool.givenUp)
     },
   })
   fastify.log.info(
