@@ -1,6 +1,6 @@
 import { READING_WORDS_PER_MINUTE, type StatsOptions, type StatsResult } from '@repo/contracts'
 import { countLatinWords } from './latin-words.js'
-import { paragraphsOf, sentencesOfParagraph } from './sentences.js'
+import { countSentences, isAsciiLetterOrDigit, paragraphsOf } from './sentences.js'
 import { meter } from './work.js'
 
 /*
@@ -106,8 +106,17 @@ function countWords(paragraph: string): number {
 
 /** Letters and digits (code points), for the average word length. */
 function countLetters(text: string): number {
-  const kept = text.replace(NOT_LETTER, '')
-  return kept.length - (kept.match(HIGH_SURROGATE)?.length ?? 0)
+  // ASCII by its code units; from the first other one on, by the Unicode classes.
+  let letters = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 128) {
+      const kept = text.slice(i).replace(NOT_LETTER, '')
+      return letters + kept.length - (kept.match(HIGH_SURROGATE)?.length ?? 0)
+    }
+    if (isAsciiLetterOrDigit(code)) letters++
+  }
+  return letters
 }
 
 /** Lines: line breaks (CRLF, CR, LF) plus one, unless the text ends with one; 0 when empty. */
@@ -132,7 +141,7 @@ export function stats(data: string, _options: StatsOptions): StatsResult {
   let sentences = 0
   for (const paragraph of paragraphs) {
     words += countWords(paragraph)
-    for (const _ of sentencesOfParagraph(paragraph)) sentences++
+    sentences += countSentences(paragraph)
   }
   return {
     characters: countCharacters(data),

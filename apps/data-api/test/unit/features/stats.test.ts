@@ -95,6 +95,9 @@ describe('stats', () => {
   it('averages word length in letters, not UTF-16 code units', () => {
     // Gothic letters are outside the BMP: two code units each, one letter.
     expect(run('𐌰𐌱𐌲 abc').average_word_length).toBe(3)
+    // ASCII first (counted by code unit), then the rest by Unicode classes.
+    expect(run('abc, 12! 𐌰𐌱𐌲 é-x').average_word_length).toBe(2.5) // 10 letters / 4 words
+    expect(run('ab-cd Z9 _ ~').average_word_length).toBe(3) // 6 / 2
   })
 
   it('does not count punctuation, emoji or lone hyphens as words', () => {
