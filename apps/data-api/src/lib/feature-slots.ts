@@ -65,8 +65,10 @@ export class RequestSlot {
   /** The response has closed: sent, or its client went away. */
   readonly close = (): void => {
     this.closed = true
-    this.gone?.abort()
-    if (this.working === 0) this.release()
+    // Work that has settled has nothing to give up: the usual case, the answer being sent after
+    // it. Aborting anyway cost every feature request 6 µs (a DOMException with its stack).
+    if (this.working > 0) this.gone?.abort()
+    else this.release()
   }
 
   /**

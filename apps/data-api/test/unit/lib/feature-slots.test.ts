@@ -124,6 +124,21 @@ describe('RequestSlot', () => {
     expect(slots.held('k')).toBe(0)
   })
 
+  it('does not abort the signal of work that has settled: nothing is left to give up', async () => {
+    const slots = new FeatureSlots()
+    const { slot, work, settle } = slotOf(slots)
+    let signal: AbortSignal | undefined
+    const held = slot.hold((gone) => {
+      signal = gone
+      return work()
+    })
+    settle(true)
+    await held
+    slot.close()
+    expect(signal?.aborted).toBe(false)
+    expect(slots.held('k')).toBe(0)
+  })
+
   it('keeps it after the work until the response closes', async () => {
     const slots = new FeatureSlots()
     const { slot, work, settle } = slotOf(slots)
