@@ -43,6 +43,7 @@ export {
 } from './rate-limit-store.js'
 export { createRedisClient, isCluster, type RedisClient } from './redis/client.js'
 export { type ChannelSubscriber, type SubscriberHandlers, subscribe } from './redis/subscriber.js'
+export { turnWrites } from './redis/turn-writes.js'
 export { seededRandom } from './seeded-random.js'
 export { type StartServerOptions, startServer } from './server.js'
 export { type FieldRule, parseUrlEncoded, textProblem } from './text-input.js'

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@repo/service-kit'
+import { type RedisClient, turnWrites } from '@repo/service-kit'
 import { addDays, type Clock, nextUtcMidnight, utcDay } from './clock.js'
 
 // One round trip decides and counts: refuse without counting at the limit, else count. The first
@@ -74,6 +74,8 @@ export class QuotaStore {
   private readonly fallback = new Map<string, number>()
   /** The current UTC day, worked out once a day instead of once a request. */
   private day: Day | undefined
+  /** The counts of one turn of the event loop share one write (see turnWrites). */
+  private readonly shareTurn: () => void
 
   private dayOf(now: Date): Day {
     const ms = now.getTime()
@@ -94,6 +96,7 @@ export class QuotaStore {
     private readonly opts: QuotaStoreOptions,
   ) {
     this.redis = redis as RedisWithQuota
+    this.shareTurn = turnWrites(redis)
     if (typeof this.redis.quotaConsume !== 'function') {
       redis.defineCommand('quotaConsume', { numberOfKeys: 2, lua: CONSUME })
       redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND })
@@ -125,6 +128,7 @@ export class QuotaStore {
     const base = { limit, resetsAtIso, resetSeconds, degraded: false }
     try {
       const expireAt = resetsAt.getTime() / 1000
+      this.shareTurn()
       const [allowed, used] = await this.redis.quotaConsume(
         key,
         QuotaStore.usageKey(keyId, name),

@@ -1,5 +1,6 @@
 import { createRedisClient, type RedisClient } from '@repo/service-kit'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { QuotaStore, QuotaUnavailableError } from '../../src/lib/quota.js'
 import { type RedisWithClient, startRedisWithClient } from '../support/private-redis.js'
 
@@ -59,6 +60,26 @@ describe('quota store, Redis answering', () => {
     expect(await client.call('EXPIRETIME', `usage:{${id}}:${dayName(1)}`)).toBe(
       midnight + 2 * 86_400,
     )
+  })
+
+  it('sends the counts of one turn of the event loop in one write, each decided alone', async () => {
+    const ids = [newKey(), newKey(), newKey(), newKey()]
+    const quotas = store()
+    const stream = (client as Redis).stream
+    const writev = vi.spyOn(stream, '_writev')
+    const write = vi.spyOn(stream, '_write')
+    try {
+      const decisions = await Promise.all(
+        [...ids, ids[0] as string].map((id) => quotas.consume(id, 1)),
+      )
+      expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, false])
+      expect(write).not.toHaveBeenCalled()
+      expect(writev).toHaveBeenCalledTimes(1)
+      expect(writev.mock.calls[0]?.[0]).toHaveLength(5)
+    } finally {
+      writev.mockRestore()
+      write.mockRestore()
+    }
   })
 
   it('refuses at the limit without counting, then starts again at midnight sharp', async () => {
