@@ -66,6 +66,17 @@ function trimmedEnd(text: string, start: number, end: number): number {
 }
 
 /**
+ * Whether the segment from `start` to `last` (its trailing whitespace left out) ends with an
+ * abbreviation's full stop (`Dr.`, an initial): the sentence goes on in the next segment.
+ */
+function endsWithAbbreviation(text: string, start: number, last: number): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: the expression ends in a full stop; this test only saves work
+  if (text.charCodeAt(last - 1) !== 0x2e) return false
+  // Stryker disable next-line ArithmeticOperator,MethodExpression: the expression needs no more than 8 characters; the bound only saves work
+  return ABBREVIATION_END.test(text.slice(Math.max(start, last - 8), last))
+}
+
+/**
  * The end of each of ICU's sentence segments of a flowed paragraph: found by
  * latin-sentences.ts's scanner when the paragraph is ASCII and English typography (the same
  * segments, a tenth of the cost), else by Intl.Segmenter.
@@ -91,15 +102,9 @@ function sentenceBounds(paragraph: string): { flowed: string; bounds: number[] }
   let content = false
   for (const end of segmentEnds(flowed)) {
     content ||= hasContentBetween(flowed, start, end)
-    const last = trimmedEnd(flowed, start, end)
-    const segmentStart = start
+    const abbreviation = endsWithAbbreviation(flowed, start, trimmedEnd(flowed, start, end))
     start = end
-    // Stryker disable next-line ArithmeticOperator: the expression ends in a full stop and needs no more than 8 characters; the test and the slice only save work
-    if (
-      flowed.charCodeAt(last - 1) === 0x2e &&
-      ABBREVIATION_END.test(flowed.slice(Math.max(segmentStart, last - 8), last))
-    )
-      continue
+    if (abbreviation) continue
     if (content) bounds.push(sentenceStart, end)
     content = false
     sentenceStart = end
