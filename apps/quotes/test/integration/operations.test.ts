@@ -36,7 +36,10 @@ describe('operations endpoints', () => {
       await locker.query('BEGIN')
       await locker.query('LOCK TABLE tags IN ACCESS EXCLUSIVE MODE')
       // A cache too small for the corpus: the quote store then reads ids only, not the tags.
-      const env = { READY_CHECK_TIMEOUT_MS: '100', QUOTE_CACHE_MAX: '100' }
+      // The held catalog check answers "down" once the readiness timeout passes; the other
+      // probes must answer within it, which 100 ms was too short for on a busy CI machine
+      // (Postgres and Redis reported down beside the catalog).
+      const env = { READY_CHECK_TIMEOUT_MS: '2000', QUOTE_CACHE_MAX: '100' }
       replica = await createTestApp('ops', env, { shareWith: t })
       const warming = await replica.app.inject({ url: '/ready' })
       expect(warming.statusCode).toBe(503)
