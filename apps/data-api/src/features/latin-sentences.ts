@@ -2,7 +2,8 @@
  * Sentence boundaries of a paragraph written in ASCII (plus the typographic quotes and dashes of
  * English prose), found by a scanner instead of ICU's sentence segmenter: the same boundaries as
  * Intl.Segmenter's, at a fraction of the cost. ICU's sentence segmentation was 60 % of a 1 KB
- * `stats` call's CPU (18.7 of 31.3 µs, 2026-11-28), the largest part of the feature itself.
+ * `stats` call's CPU (18.7 of 31.3 µs, 2026-11-28), the largest part of the feature itself; with
+ * this scanner the call takes 13.0-13.5 µs against 28.6-29.6 (alternated, the same machine).
  *
  * The paragraph is one flowed line (sentences.ts turns line breaks into spaces first), so the
  * rules of UAX #29 that remain on these characters are (SATerm: ATerm or STerm):
