@@ -67,6 +67,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
   await fastify.register(apiKeyAuth)
   await fastify.register(featurePool, {
     threads: describeOnly ? 1 : config.FEATURE_THREADS,
+    idleTimeoutMs: config.FEATURE_THREAD_IDLE_MS,
     maxQueue: config.FEATURE_QUEUE_MAX,
     timeoutMs: config.FEATURE_TIMEOUT_MS,
     nice: config.FEATURE_THREAD_NICE,

@@ -33,6 +33,11 @@ export const DataApiConfigSchema = Type.Object({
   /** Worker threads running the features (default: one per core). */
   FEATURE_THREADS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   /**
+   * Feature threads start at the first feature calls and each stops after this many milliseconds
+   * without one (a thread is about 25 MB); 0 starts them all with the service and keeps them.
+   */
+  FEATURE_THREAD_IDLE_MS: Type.Integer({ minimum: 0, maximum: 86_400_000, default: 300_000 }),
+  /**
    * Nice value of the feature threads (Linux): 19, the lowest priority, lets the event loop
    * answer every other request first while features run; 0 runs them at the process's own.
    */

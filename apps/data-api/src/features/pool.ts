@@ -8,11 +8,15 @@ import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
 /*
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
  * "Heavy and hostile input"). The options are validated here, on the calling thread, before
- * anything is queued; a worker only runs the pure feature function. The pool holds one thread
- * per core unless told otherwise and a bounded queue; a call that runs longer than its budget
+ * anything is queued; a worker only runs the pure feature function. The pool holds up to one
+ * thread per core unless told otherwise and a bounded queue. Its threads start with it and stay,
+ * or, given `idleTimeoutMs`, start with the first calls (as many as run at once) and stop after
+ * that long without one: a service answering only `GET`s then keeps no feature thread (each is
+ * an isolate of about 25 MB at rest, more under load). A call that runs longer than its budget
  * (counted from when a worker starts it; a call that waits a whole budget for a busy pool is
  * refused as overloaded) is cancelled: piscina terminates the worker
- * running it and starts a fresh one, so later calls still find a full pool. A call whose caller
+ * running it and starts a fresh one (at the next call, for lazily started threads), so later
+ * calls still find a full pool. A call whose caller
  * gives it up (`signal`: its client went away) while it waits is not run; one already running
  * finishes, its thread kept (ending it would cost a fresh thread's start for no one's gain).
  */
@@ -20,6 +24,11 @@ import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
 export interface FeaturePoolOptions {
   /** Worker threads (default: os.availableParallelism()). */
   threads?: number
+  /**
+   * Given: threads start at the first calls and each stops after this many milliseconds without
+   * one. Not given: every thread starts with the pool and stays.
+   */
+  idleTimeoutMs?: number
   /** Calls that may wait for a thread; past that, run() rejects with PoolOverloadedError. */
   maxQueue: number
   /** Budget of one call, in milliseconds; past it, run() rejects with FeatureTimeoutError. */
@@ -46,7 +55,10 @@ export interface FeaturePool {
   readonly running: number
   /** Calls given up by their caller before a worker started them (never run), since the start. */
   readonly givenUp: number
+  /** Threads the pool may run at once. */
   readonly threads: number
+  /** Threads started (or starting) now: `threads`, or fewer while lazily started ones idle. */
+  readonly liveThreads: number
   /** Lets the calls under way finish, then stops the workers. */
   close(): Promise<void>
 }
@@ -96,8 +108,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   let lastTicket = 0
   const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
     filename: WORKER.href,
-    minThreads: threads,
     maxThreads: threads,
+    ...(opts.idleTimeoutMs === undefined
+      ? { minThreads: threads }
+      : { minThreads: 0, idleTimeout: opts.idleTimeoutMs }),
     // The bound is `pending` below: piscina's own queue is left unbounded, so that it never
     // refuses a call this pool has counted and given a slot.
     workerData: {
@@ -240,6 +254,9 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       return givenUp
     },
     threads,
+    get liveThreads() {
+      return piscina.threads.length
+    },
     // Once: a second call gets the first one's promise.
     close: () => (closing ??= closeOnce()),
   }

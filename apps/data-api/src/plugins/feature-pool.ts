@@ -12,6 +12,8 @@ declare module 'fastify' {
 
 export interface FeaturePoolPluginOptions {
   threads: number | undefined
+  /** Milliseconds a lazily started thread may idle before it stops; 0: all start and stay. */
+  idleTimeoutMs: number
   maxQueue: number
   timeoutMs: number
   nice: number
@@ -21,6 +23,7 @@ export interface FeaturePoolPluginOptions {
 const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify, opts) => {
   const pool = createFeaturePool({
     ...(opts.threads ? { threads: opts.threads } : {}),
+    ...(opts.idleTimeoutMs > 0 ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
     maxQueue: opts.maxQueue,
     timeoutMs: opts.timeoutMs,
     nice: opts.nice,
@@ -36,6 +39,14 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
       this.set({ state: 'running' }, pool.running)
     },
   })
+  new Gauge({
+    name: 'feature_pool_threads',
+    help: 'Feature threads started now (they start with the first calls and stop when idle)',
+    registers: [fastify.promRegistry],
+    collect() {
+      this.set(pool.liveThreads)
+    },
+  })
   new Counter({
     name: 'feature_calls_given_up_total',
     help: 'Feature calls given up while they waited for a thread (their client went away): not run',
@@ -47,7 +58,12 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
     },
   })
   fastify.log.info(
-    { threads: pool.threads, max_queue: opts.maxQueue, nice: opts.nice },
+    {
+      threads: pool.threads,
+      thread_idle_ms: opts.idleTimeoutMs,
+      max_queue: opts.maxQueue,
+      nice: opts.nice,
+    },
     'feature pool started',
   )
   fastify.addHook('onClose', async () => pool.close())

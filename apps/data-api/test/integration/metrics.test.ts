@@ -54,11 +54,15 @@ describe('data-api metrics', () => {
     expect(sample(after, 'problem_responses_total{code="UNAUTHORIZED"}')).toBe(unauthorized + 1)
   })
 
-  it("the feature pool's queue depth and running calls", async () => {
+  it("the feature pool's threads, queue depth and running calls", async () => {
+    // No feature has run in this app yet (the refused `entities` call above never reached it):
+    // its threads start with the first call.
+    expect(sample(await scrape(), 'feature_pool_threads')).toBe(0)
     expect(
       (await call(key, { data: 'One two. Three.', options: { feature: 'stats' } })).status,
     ).toBe(200)
     const text = await scrape()
+    expect(sample(text, 'feature_pool_threads')).toBe(1)
     expect(sample(text, 'feature_pool_tasks{state="queued"}')).toBe(0)
     expect(sample(text, 'feature_pool_tasks{state="running"}')).toBe(0)
     expect(sample(text, 'pg_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1)
