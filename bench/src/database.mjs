@@ -64,7 +64,8 @@ export async function quotesInventory(name) {
  * shared buffers (`buffer` mode) when they can hold it with a tenth to spare, as a server sized
  * per the README ("Postgres memory at scale") keeps it once it has served a while; otherwise into
  * the host's page cache only (`read` mode; the shared buffers keep what they keep, and the passes
- * then copy pages from the page cache as they go). Resolves to { mb, mode, sharedBuffersMb }.
+ * then copy pages from the page cache as they go). Resolves to { mb, mode, sharedBuffersMb,
+ * hugePages } (the last: Postgres's `huge_pages` setting).
  */
 export async function prewarmDatabase(name) {
   return withClient(name, async (client) => {
@@ -73,7 +74,8 @@ export async function prewarmDatabase(name) {
         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'm')`
     const sizes = await client.query(
       `SELECT (SELECT coalesce(sum(pg_relation_size(c.oid)), 0) ${relations}) AS bytes,
-              pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers`,
+              pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers,
+              current_setting('huge_pages') AS huge_pages`,
     )
     const bytes = Number(sizes.rows[0].bytes)
     const sharedBuffers = Number(sizes.rows[0].shared_buffers)
@@ -84,6 +86,11 @@ export async function prewarmDatabase(name) {
       [mode],
     )
     const mb = (value) => value / 1024 / 1024
-    return { mb: mb(Number(rows[0].bytes)), mode, sharedBuffersMb: mb(sharedBuffers) }
+    return {
+      mb: mb(Number(rows[0].bytes)),
+      mode,
+      sharedBuffersMb: mb(sharedBuffers),
+      hugePages: sizes.rows[0].huge_pages,
+    }
   })
 }

@@ -40,6 +40,19 @@ export function memoryOf(pid) {
   return { rssMb: mb('VmRSS'), hwmMb: mb('VmHWM') }
 }
 
+/**
+ * The host's huge pages (/proc/meminfo), in MB: `totalMb` configured (vm.nr_hugepages), `takenMb`
+ * in use or reserved (Postgres with `huge_pages` on or try reserves its shared memory there).
+ */
+export function hostHugePages() {
+  const meminfo = readFileSync('/proc/meminfo', 'utf8')
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo)?.[1] ?? 0)
+  const pageMb = field('Hugepagesize') / 1024
+  const total = field('HugePages_Total')
+  const taken = total - field('HugePages_Free') + field('HugePages_Rsvd')
+  return { totalMb: total * pageMb, takenMb: taken * pageMb }
+}
+
 /** Samples VmRSS every `everyMs`; stop() returns { peakRssMb, hwmMb, samples }. */
 export function sampleRss(pid, everyMs = 100) {
   let peak = 0

@@ -90,10 +90,20 @@ export function prewarmPlace(mode) {
   return mode === 'buffer' ? "Postgres's shared buffers" : 'the page cache'
 }
 
+/** Postgres's huge pages as a run recorded them (runs kept before they were: nothing). */
+function hugePagesNote({ hugePages, hostHugePages }) {
+  if (hugePages === undefined || !hostHugePages) return ''
+  const { totalMb, takenMb } = hostHugePages
+  return `; huge_pages ${hugePages}, ${int(takenMb)} of the host's ${int(totalMb)} MB of huge pages taken`
+}
+
 /** Where the scale database was prewarmed (runs kept before the mode was recorded: the page cache). */
-function prewarmedInto({ mode = 'read', sharedBuffersMb }) {
+function prewarmedInto(prewarm) {
+  const { mode = 'read', sharedBuffersMb } = prewarm
   const buffers =
-    sharedBuffersMb === undefined ? '' : ` (shared_buffers ${int(sharedBuffersMb)} MB)`
+    sharedBuffersMb === undefined
+      ? ''
+      : ` (shared_buffers ${int(sharedBuffersMb)} MB${hugePagesNote(prewarm)})`
   return `${prewarmPlace(mode)}${buffers}`
 }
 

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { authorPageRequests, filteredRandomRequests } from './catalog-requests.mjs'
 import { databaseUrl, paths, settings } from './config.mjs'
 import { prewarmDatabase, quotesInventory, recreateDatabase } from './database.mjs'
-import { sampleRss } from './proc.mjs'
+import { hostHugePages, sampleRss } from './proc.mjs'
 import { prewarmPlace } from './report.mjs'
 import { runProcess, stopProcess } from './servers.mjs'
 import { startService } from './services.mjs'
@@ -139,12 +139,17 @@ export async function runScale({ selected, progress }) {
     // A host may have dropped the database from its page cache since it was last read (a virtual
     // machine's memory balloon does within minutes): the passes would then measure its disk.
     const started = performance.now()
-    const { mb, mode, sharedBuffersMb } = await prewarmDatabase(SCALE_DATABASE)
+    const { mb, mode, sharedBuffersMb, hugePages } = await prewarmDatabase(SCALE_DATABASE)
     prewarm = {
       mb: Math.round(mb),
       seconds: (performance.now() - started) / 1000,
       mode,
       sharedBuffersMb: Math.round(sharedBuffersMb),
+      // Shared buffers in huge pages spare each Postgres process a page fault per 4 KB it first
+      // touches: a quarter off the cold pass's p99 on a VM (bench/README.md). Read here, as the
+      // host of a local Postgres shows them.
+      hugePages,
+      hostHugePages: hostHugePages(),
     }
     progress(
       `scale: read its tables and indexes into ${prewarmPlace(mode)} first (pg_prewarm, ${prewarm.mb} MB in ` +
