@@ -12,7 +12,7 @@ import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
  * thread per core unless told otherwise and a bounded queue. Its threads start with it and stay,
  * or, given `idleTimeoutMs`, start with the first calls (as many as run at once) and stop after
  * that long without one: a service answering only `GET`s then keeps no feature thread (each is
- * an isolate of about 25 MB at rest, more under load). A call that runs longer than its budget
+ * an isolate of about 16 MB at rest, 30-40 MB under load). A call that runs longer than its budget
  * (counted from when a worker starts it; a call that waits a whole budget for a busy pool is
  * refused as overloaded) is cancelled: piscina terminates the worker
  * running it and starts a fresh one (at the next call, for lazily started threads), so later

@@ -21,7 +21,7 @@ export interface PasswordStrengthOptions {
  * (feature threads not started) measured 258 MB of peak RSS with the worker its sign-ups had
  * started still alive (it was kept a minute), and 175-186 MB once it had gone.
  */
-export const IDLE_TIMEOUT_MS = 10_000
+const IDLE_TIMEOUT_MS = 10_000
 
 export class StrengthTimeoutError extends Error {
   override name = 'StrengthTimeoutError'
