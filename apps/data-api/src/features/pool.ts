@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
+import { PAST_BUDGET, TurnBatches } from './batches.js'
 import { giveUp, waitingMark } from './call-slots.js'
 import { validateOptions } from './options.js'
-import type { FeatureTask, FeatureWorkerData } from './task-runner.js'
+import type { FeatureBatch, FeatureTask, FeatureWorkerData } from './task-runner.js'
 
 /*
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
@@ -50,7 +51,10 @@ export interface FeaturePool {
     rawOptions: unknown,
     signal?: AbortSignal,
   ): Promise<FeatureResultMap[F]>
-  /** Tasks waiting and running, for metrics. */
+  /**
+   * Pending calls no worker has started yet (waiting, or given up and not yet passed), and those
+   * a worker has started (each call's slot says which), for metrics.
+   */
   readonly queued: number
   readonly running: number
   /** Calls given up by their caller before a worker started them (never run), since the start. */
@@ -93,6 +97,13 @@ export function workerEntry(poolUrl: string): URL {
 
 const WORKER = workerEntry(import.meta.url)
 
+/**
+ * Calls on at most this many characters of `data` go to the workers with the others of their turn
+ * of the event loop (batches.ts); larger ones each in a task of their own. A feature runs 16 KB in
+ * a few milliseconds at most (features/README.md), so a call waits little behind its batch-mates.
+ */
+export const BATCH_CHARS = 16 * 1024
+
 /** How often a call given a free thread looks whether that thread has started it. */
 const STARTUP_POLL_MS = 50
 
@@ -105,8 +116,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   const slots = threads + opts.maxQueue
   const startedAt = new BigInt64Array(new SharedArrayBuffer(slots * 8))
   const free = Array.from({ length: slots }, (_, i) => i)
+  // Which slots a pending call holds (1), for the metrics' count of calls not started yet.
+  const held = new Uint8Array(slots)
   let lastTicket = 0
-  const piscina = new Piscina<FeatureTask, FeatureResultMap[FeatureName]>({
+  const piscina = new Piscina<FeatureTask | FeatureBatch, unknown>({
     filename: WORKER.href,
     maxThreads: threads,
     ...(opts.idleTimeoutMs === undefined
@@ -119,6 +132,11 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       nice: opts.nice ?? 0,
     } satisfies FeatureWorkerData,
   })
+  const batches = new TurnBatches(
+    (task, signal) => piscina.run(task, { signal }),
+    startedAt,
+    threads,
+  )
   // Calls handed to piscina and not settled yet: running ones plus waiting ones.
   let pending = 0
   let givenUp = 0
@@ -146,6 +164,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     }
     // Each pending call holds one slot, and fewer than `slots` are pending: one is free.
     const slot = free.pop() as number
+    held[slot] = 1
     // Stryker disable next-line UpdateOperator: tickets need only differ from one another; counting down gives marks 1, 2, ..., which no start time (ms since 1970) nor GIVEN_UP equals
     const ticket = ++lastTicket
     const waiting = waitingMark(ticket)
@@ -179,7 +198,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
         timer = setTimeout(check, opts.timeoutMs - ranMs)
       } else {
         stopped = 'running'
-        controller.abort()
+        controller.abort(PAST_BUDGET)
       }
     }
     timer = setTimeout(check, opts.timeoutMs)
@@ -201,7 +220,11 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     pending++
     try {
       const task: FeatureTask<F> = { feature, data, options, slot, ticket }
-      return (await piscina.run(task, { signal: controller.signal })) as FeatureResultMap[F]
+      const result =
+        data.length <= BATCH_CHARS
+          ? batches.run(task, controller.signal)
+          : piscina.run(task, { signal: controller.signal })
+      return (await result) as FeatureResultMap[F]
     } catch (error) {
       if (stopped === 'given up') {
         throw new FeatureGivenUpError(
@@ -225,10 +248,20 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     } finally {
       signal?.removeEventListener('abort', onGiveUp)
       clearTimeout(timer)
+      held[slot] = 0
       free.push(slot)
       pending--
       if (pending === 0) drained?.()
     }
+  }
+
+  /** Pending calls no worker has started: waiting, or given up and not yet passed by a worker. */
+  function notStarted(): number {
+    let count = 0
+    for (let slot = 0; slot < slots; slot++) {
+      if (held[slot] === 1 && Atomics.load(startedAt, slot) <= 0n) count++
+    }
+    return count
   }
 
   async function closeOnce(): Promise<void> {
@@ -245,10 +278,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   return {
     run,
     get queued() {
-      return piscina.queueSize
+      return notStarted()
     },
     get running() {
-      return Math.max(0, pending - piscina.queueSize)
+      return pending - notStarted()
     },
     get givenUp() {
       return givenUp

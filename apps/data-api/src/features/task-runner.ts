@@ -20,6 +20,17 @@ export interface FeatureTask<F extends FeatureName = FeatureName> {
   ticket: number
 }
 
+/**
+ * Small calls that reached the pool in one turn of the event loop, run one after the other by one
+ * worker (see batches.ts): one hand-off between threads for all of them.
+ */
+export interface FeatureBatch {
+  batch: FeatureTask[]
+}
+
+/** What became of one call of a batch: its result, or what it threw. */
+export type BatchOutcome = { value: unknown } | { error: unknown }
+
 /** What the pool hands each worker it starts. */
 export interface FeatureWorkerData {
   /** Where each call stands, by slot (see call-slots.ts), shared with the pool. */
@@ -35,11 +46,29 @@ export interface FeatureWorkerData {
 export function taskRunner(shared: FeatureWorkerData | null) {
   const starts = shared ? new BigInt64Array(shared.startedAt) : undefined
   if (shared) lowerThreadPriority(shared.nice)
-  return async function runTask<F extends FeatureName>(
-    task: FeatureTask<F>,
-  ): Promise<FeatureResultMap[F]> {
+  async function runOne<F extends FeatureName>(task: FeatureTask<F>): Promise<FeatureResultMap[F]> {
     if (starts) claimStart(starts, task.slot, task.ticket)
     await loadFeature(task.feature)
     return runValidated(task.feature, task.data, task.options)
   }
+  /**
+   * A call, or a batch of calls: each of a batch started (its start time written) only when the
+   * one before it has finished, and each answered on its own, so that one call's error (a call
+   * given up, say) is not its neighbours'.
+   */
+  function runTask<F extends FeatureName>(task: FeatureTask<F>): Promise<FeatureResultMap[F]>
+  function runTask(task: FeatureBatch): Promise<BatchOutcome[]>
+  async function runTask(task: FeatureTask | FeatureBatch): Promise<unknown> {
+    if (!('batch' in task)) return runOne(task)
+    const outcomes: BatchOutcome[] = []
+    for (const call of task.batch) {
+      try {
+        outcomes.push({ value: await runOne(call) })
+      } catch (error) {
+        outcomes.push({ error })
+      }
+    }
+    return outcomes
+  }
+  return runTask
 }

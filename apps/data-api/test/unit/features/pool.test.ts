@@ -1,4 +1,5 @@
 import { FEATURES } from '@repo/contracts'
+import { waitFor } from '@repo/service-kit/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
 import {
@@ -87,6 +88,19 @@ describe('the feature pool', () => {
     expect(await pool.run('stats', 'Still here.', undefined)).toMatchObject({ words: 2 })
   })
 
+  it("answers each of a turn's small calls, handed over together, with its own result", async () => {
+    // Different features and texts in one turn of the event loop (as many as the pool takes at
+    // once, less one): a batch per thread.
+    const calls = Array.from({ length: 9 }, (_, i) => {
+      const feature = i % 3 === 0 ? 'sentiment' : i % 3 === 1 ? 'stats' : 'redact'
+      const text = `${'Word '.repeat(i + 1)}and a happy ending, mail a${i}@example.com.`
+      return { feature, text } as const
+    })
+    const results = await Promise.all(calls.map(({ feature, text }) => pool.run(feature, text, {})))
+    expect(results).toEqual(calls.map(({ feature, text }) => runFeature(feature, text, {})))
+    expect(pool.running + pool.queued).toBe(0)
+  })
+
   it('leaves no timer behind once a call is settled', async () => {
     // A call's budget timer, left running, would keep the process alive for a budget (a minute).
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
@@ -103,6 +117,9 @@ describe('the feature pool', () => {
     const small = createFeaturePool({ threads: 1, maxQueue: 1, timeoutMs: 120_000 })
     try {
       const first = small.run('stats', HUGE, undefined)
+      // Waiting until its thread has started it (booting first).
+      expect([small.running, small.queued]).toEqual([0, 1])
+      await waitFor('the thread to start the call', async () => small.running === 1, 60_000)
       const second = small.run('stats', 'Hello world.', undefined)
       expect(small.running).toBe(1)
       expect(small.queued).toBe(1)
@@ -168,6 +185,7 @@ describe('the feature pool', () => {
       const running = new AbortController()
       const waiting = new AbortController()
       const first = small.run('stats', LONG, undefined, running.signal)
+      await waitFor('the thread to start the call', async () => small.running === 1)
       const second = small.run('stats', TEXT, undefined, waiting.signal).catch((e: unknown) => e)
       const third = small.run('stats', 'Still wanted.', undefined)
       expect([small.running, small.queued]).toEqual([1, 2])
