@@ -1,4 +1,4 @@
-import { GIVEN_UP, waitingMark } from './call-slots.js'
+import { FINISHED, GIVEN_UP } from './call-slots.js'
 import type { BatchOutcome, FeatureBatch, FeatureTask } from './task-runner.js'
 
 /*
@@ -15,12 +15,16 @@ import type { BatchOutcome, FeatureBatch, FeatureTask } from './task-runner.js'
  *
  * Each call keeps everything the pool promises one call on its own:
  * - its budget counts from its own start: the worker writes each call's start time into its slot
- *   as it reaches it (task-runner.ts), so a call waiting behind its batch-mates is still waiting;
+ *   as it reaches it (task-runner.ts), so a call waiting behind its batch-mates is still waiting,
+ *   and FINISHED once it has run, so that the pool stops timing it while its answer waits for
+ *   the batch's end;
  * - a call that waits a whole budget is refused alone (its slot given up: the worker skips it);
  * - a call given up by its caller is skipped by the worker, alone;
  * - a call past its budget has its batch's worker terminated (the only way to stop a thread
- *   that computes): the other calls of that batch, finished or not, run again, each alone (their
- *   results died with the thread; the features are pure functions, so running one twice is safe);
+ *   that computes), and a worker may die of something else: the call it was running gets the
+ *   error, as a call alone would; the batch's other calls, finished or not (their answers died
+ *   with the thread; the features are pure functions, so running one twice is safe), wait again
+ *   under new tickets (`again`, from the pool) and run each alone;
  * - each call's result or error is its own.
  */
 
@@ -32,6 +36,8 @@ export type Dispatch = (task: FeatureTask | FeatureBatch, signal: AbortSignal) =
 
 interface Entry {
   task: FeatureTask
+  /** The call waiting again after its batch's worker ended: the task to send, new ticket and all. */
+  again: () => FeatureTask
   signal: AbortSignal
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
@@ -61,11 +67,14 @@ export class TurnBatches {
    * aborts when the call is to stop: with PAST_BUDGET once it has run past its budget (its
    * batch's worker is terminated and the call rejects), with anything else while it waits (it
    * rejects at once with that reason, and its worker skips it: its slot has been given up).
+   * `again` is called when the call must wait again, its batch's worker gone before its answer
+   * came back: the pool gives it a new ticket and returns the task to send.
    */
-  run(task: FeatureTask, signal: AbortSignal): Promise<unknown> {
+  run(task: FeatureTask, again: () => FeatureTask, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const entry: Entry = {
         task,
+        again,
         signal,
         resolve,
         reject,
@@ -82,12 +91,17 @@ export class TurnBatches {
     })
   }
 
+  /**
+   * Deals the turn's calls out to one batch per thread, in turn: every thread gets work, and the
+   * turn's first calls (those the pool found a thread free for, which may wait for that thread's
+   * boot) each head a batch.
+   */
   private readonly flush = (): void => {
     const calls = this.waiting.filter((entry) => !entry.done)
     this.waiting = []
-    if (calls.length === 0) return
-    const size = Math.ceil(calls.length / Math.min(this.parts, calls.length))
-    for (let i = 0; i < calls.length; i += size) this.send(calls.slice(i, i + size))
+    const batches: Entry[][] = Array.from({ length: Math.min(this.parts, calls.length) }, () => [])
+    calls.forEach((entry, i) => batches[i % batches.length]?.push(entry))
+    for (const batch of batches) this.send(batch)
   }
 
   private send(calls: Entry[]): void {
@@ -125,25 +139,21 @@ export class TurnBatches {
   }
 
   /**
-   * The batch's task failed as a whole: a call past its budget had its worker terminated, or the
-   * worker died. The call past its budget gets the error; the others run again, alone (not
-   * those given up by their caller meanwhile: the error tells them so). With no call past its
-   * budget, the worker died of something else, and every call gets the error, as one call alone
-   * would.
+   * The batch's task failed as a whole: its worker was terminated for a call past its budget, or
+   * died. The call it was running gets the error, and so do those given up by their caller while
+   * they waited (the pool tells them so); the others, waiting or finished, wait again and run
+   * each alone.
    */
   private recover(calls: Entry[], error: unknown): void {
-    const culprit = calls.some((entry) => entry.signal.reason === PAST_BUDGET)
     for (const entry of calls) {
       if (entry.done) continue
-      const { slot, ticket } = entry.task
-      const at = Atomics.load(this.starts, slot)
-      if (!culprit || entry.signal.reason === PAST_BUDGET || at === GIVEN_UP) {
+      const at = Atomics.load(this.starts, entry.task.slot)
+      if (at < GIVEN_UP || at === FINISHED) {
+        entry.task = entry.again()
+        this.sendAlone(entry)
+      } else {
         settle(entry, () => entry.reject(error))
-        continue
       }
-      // Started (and maybe finished) by the worker that died: waiting again.
-      if (at > 0n) Atomics.compareExchange(this.starts, slot, at, waitingMark(ticket))
-      this.sendAlone(entry)
     }
   }
 }

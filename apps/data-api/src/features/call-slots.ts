@@ -5,7 +5,9 @@
  * - `waitingMark(ticket)` (negative) while the call waits for a worker;
  * - its start time (ms since the epoch), written by the worker that takes it (`claimStart`): the
  *   call's budget counts from there;
- * - `GIVEN_UP` (0) once the pool has refused it for waiting too long (`giveUp`).
+ * - `GIVEN_UP` (0) once the pool has refused it for waiting too long (`giveUp`);
+ * - `FINISHED` (1) once the worker has run a call of a batch (`finish`): its answer comes back with
+ *   its batch-mates' (batches.ts), and the pool must not count its running time meanwhile.
  *
  * Both sides move a slot only away from the call's own waiting mark (compare-and-exchange), so a
  * worker handed a call the pool has given up, its slot perhaps already reused by a newer call,
@@ -21,6 +23,9 @@ export function waitingMark(ticket: number): bigint {
 /** A slot's value once the pool has given its call up (and the value of an unused slot). */
 export const GIVEN_UP = 0n
 
+/** A slot's value once the worker has run its call, in a batch whose other calls go on. */
+export const FINISHED = 1n
+
 /** A call the pool had given up before a worker took it: it is not run. */
 export class CallGivenUpError extends Error {
   override name = 'CallGivenUpError'
@@ -28,13 +33,24 @@ export class CallGivenUpError extends Error {
 
 /**
  * The worker's side: writes the call's start time into its slot if the slot still holds the
- * call's waiting mark; otherwise throws CallGivenUpError (and the call must not run).
+ * call's waiting mark, and returns it; otherwise throws CallGivenUpError (and the call must not
+ * run).
  */
-export function claimStart(slots: BigInt64Array, slot: number, ticket: number): void {
+export function claimStart(slots: BigInt64Array, slot: number, ticket: number): bigint {
   const waiting = waitingMark(ticket)
-  if (Atomics.compareExchange(slots, slot, waiting, BigInt(Date.now())) !== waiting) {
+  const start = BigInt(Date.now())
+  if (Atomics.compareExchange(slots, slot, waiting, start) !== waiting) {
     throw new CallGivenUpError(`Call ${ticket} was given up before it started.`)
   }
+  return start
+}
+
+/**
+ * The worker's side, for a call of a batch it has run: FINISHED, if the slot still holds the start
+ * time it wrote (the pool may have taken the slot back meanwhile, for a newer call).
+ */
+export function finish(slots: BigInt64Array, slot: number, start: bigint): void {
+  Atomics.compareExchange(slots, slot, start, FINISHED)
 }
 
 /**

@@ -2,8 +2,9 @@ import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
 import { PAST_BUDGET, TurnBatches } from './batches.js'
-import { giveUp, waitingMark } from './call-slots.js'
+import { FINISHED, giveUp, waitingMark } from './call-slots.js'
 import { validateOptions } from './options.js'
+import { FeatureGivenUpError, FeatureTimeoutError, PoolOverloadedError } from './pool-errors.js'
 import type { FeatureBatch, FeatureTask, FeatureWorkerData } from './task-runner.js'
 
 /*
@@ -21,6 +22,8 @@ import type { FeatureBatch, FeatureTask, FeatureWorkerData } from './task-runner
  * gives it up (`signal`: its client went away) while it waits is not run; one already running
  * finishes, its thread kept (ending it would cost a fresh thread's start for no one's gain).
  */
+
+export { FeatureGivenUpError, FeatureTimeoutError, PoolOverloadedError }
 
 export interface FeaturePoolOptions {
   /** Worker threads (default: os.availableParallelism()). */
@@ -65,26 +68,6 @@ export interface FeaturePool {
   readonly liveThreads: number
   /** Lets the calls under way finish, then stops the workers. */
   close(): Promise<void>
-}
-
-/** The call ran past its time budget: it was cancelled (its worker terminated and replaced). */
-export class FeatureTimeoutError extends Error {
-  override name = 'FeatureTimeoutError'
-}
-
-/**
- * The caller gave the call up (its signal aborted) before a worker started it: it was not run.
- */
-export class FeatureGivenUpError extends Error {
-  override name = 'FeatureGivenUpError'
-}
-
-/**
- * The bounded queue is full (every thread busy and `maxQueue` calls waiting), or the call waited
- * a whole time budget for a thread.
- */
-export class PoolOverloadedError extends Error {
-  override name = 'PoolOverloadedError'
 }
 
 /**
@@ -166,14 +149,14 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     const slot = free.pop() as number
     held[slot] = 1
     // Stryker disable next-line UpdateOperator: tickets need only differ from one another; counting down gives marks 1, 2, ..., which no start time (ms since 1970) nor GIVEN_UP equals
-    const ticket = ++lastTicket
-    const waiting = waitingMark(ticket)
+    let ticket = ++lastTicket
+    let waiting = waitingMark(ticket)
     Atomics.store(startedAt, slot, waiting)
     // A call that found a thread free is not waiting for one while that thread boots (a worker
     // replacing a cancelled one loads its modules first, seconds on a loaded machine): its
     // budget starts when it starts, within startupLimitMs.
-    const hadFreeThread = pending < threads
-    const calledAt = Date.now()
+    let hadFreeThread = pending < threads
+    let calledAt = Date.now()
     const controller = new AbortController()
     let stopped: 'waiting' | 'running' | 'given up' | undefined
     let timer: NodeJS.Timeout
@@ -192,7 +175,13 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
         controller.abort()
         return
       }
-      const ranMs = Date.now() - Number(Atomics.load(startedAt, slot))
+      const at = Atomics.load(startedAt, slot)
+      if (at === FINISHED) {
+        // Run, in a batch whose other calls go on: its answer comes with theirs.
+        timer = setTimeout(check, opts.timeoutMs)
+        return
+      }
+      const ranMs = Date.now() - Number(at)
       // Stryker disable next-line EqualityOperator: `<=` differs only when it has run its budget to the millisecond (then cancelled a tick later); `>=` cancels at once, which the tests see
       if (ranMs < opts.timeoutMs) {
         timer = setTimeout(check, opts.timeoutMs - ranMs)
@@ -220,9 +209,22 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     pending++
     try {
       const task: FeatureTask<F> = { feature, data, options, slot, ticket }
+      // Its batch's worker ended before the call's answer came back (batches.ts): it waits again,
+      // under a new ticket (the ending worker cannot start it any more), for the thread replacing
+      // that one, its time counted afresh as for a call given a free thread.
+      const again = (): FeatureTask<F> => {
+        ticket = ++lastTicket
+        waiting = waitingMark(ticket)
+        Atomics.store(startedAt, slot, waiting)
+        hadFreeThread = true
+        calledAt = Date.now()
+        clearTimeout(timer)
+        timer = setTimeout(check, opts.timeoutMs)
+        return { ...task, ticket }
+      }
       const result =
         data.length <= BATCH_CHARS
-          ? batches.run(task, controller.signal)
+          ? batches.run(task, again, controller.signal)
           : piscina.run(task, { signal: controller.signal })
       return (await result) as FeatureResultMap[F]
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
-import { claimStart } from './call-slots.js'
+import { claimStart, finish } from './call-slots.js'
 import { loadFeature, runValidated } from './index.js'
 import { lowerThreadPriority } from './thread-priority.js'
 
@@ -46,15 +46,23 @@ export interface FeatureWorkerData {
 export function taskRunner(shared: FeatureWorkerData | null) {
   const starts = shared ? new BigInt64Array(shared.startedAt) : undefined
   if (shared) lowerThreadPriority(shared.nice)
-  async function runOne<F extends FeatureName>(task: FeatureTask<F>): Promise<FeatureResultMap[F]> {
-    if (starts) claimStart(starts, task.slot, task.ticket)
-    await loadFeature(task.feature)
-    return runValidated(task.feature, task.data, task.options)
+  async function runOne<F extends FeatureName>(
+    task: FeatureTask<F>,
+    inBatch = false,
+  ): Promise<FeatureResultMap[F]> {
+    const start = starts ? claimStart(starts, task.slot, task.ticket) : undefined
+    try {
+      await loadFeature(task.feature)
+      return runValidated(task.feature, task.data, task.options)
+    } finally {
+      // Its answer waits for its batch-mates': the pool must not time it meanwhile.
+      if (inBatch && starts && start !== undefined) finish(starts, task.slot, start)
+    }
   }
   /**
    * A call, or a batch of calls: each of a batch started (its start time written) only when the
-   * one before it has finished, and each answered on its own, so that one call's error (a call
-   * given up, say) is not its neighbours'.
+   * one before it has finished, then marked FINISHED, and each answered on its own, so that one
+   * call's error (a call given up, say) is not its neighbours'.
    */
   function runTask<F extends FeatureName>(task: FeatureTask<F>): Promise<FeatureResultMap[F]>
   function runTask(task: FeatureBatch): Promise<BatchOutcome[]>
@@ -63,7 +71,7 @@ export function taskRunner(shared: FeatureWorkerData | null) {
     const outcomes: BatchOutcome[] = []
     for (const call of task.batch) {
       try {
-        outcomes.push({ value: await runOne(call) })
+        outcomes.push({ value: await runOne(call, true) })
       } catch (error) {
         outcomes.push({ error })
       }

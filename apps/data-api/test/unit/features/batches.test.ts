@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { type Dispatch, PAST_BUDGET, TurnBatches } from '../../../src/features/batches.js'
 import {
   CallGivenUpError,
+  claimStart,
+  FINISHED,
   GIVEN_UP,
   giveUp,
   waitingMark,
@@ -22,9 +24,13 @@ import {
 
 const TEXTS = ['One.', 'Two words.', 'Three words here.', 'Four. Words. In. Sentences.', 'Five']
 
+/** What each task handed over held: a batch's slots, or a lone call's slot. */
+const shapes = (handed: { task: FeatureTask | FeatureBatch }[]) =>
+  handed.map(({ task }) => ('batch' in task ? task.batch.map((t) => t.slot) : task.slot))
+
 /** `gate`: tasks wait for it before they run (a worker busy with something else). */
 function setUp(parts: number, gate: Promise<void> = Promise.resolve()) {
-  const shared = new SharedArrayBuffer(8 * 8)
+  const shared = new SharedArrayBuffer(16 * 8)
   const starts = new BigInt64Array(shared)
   const runTask = taskRunner({ startedAt: shared, nice: 0 })
   const handed: { task: FeatureTask | FeatureBatch; signal: AbortSignal }[] = []
@@ -33,145 +39,189 @@ function setUp(parts: number, gate: Promise<void> = Promise.resolve()) {
     await gate
     return 'batch' in task ? runTask(task) : runTask(task)
   }
-  let ticket = 0
-  const call = (slot: number, data: string): FeatureTask => {
-    ticket += 1
-    starts[slot] = waitingMark(ticket)
-    return { feature: 'stats', data, options: validateOptions('stats', undefined), slot, ticket }
+  let lastTicket = 0
+  /** A call in `slot`, waiting, and what the pool does when it must wait again (a new ticket). */
+  const call = (slot: number, data: string) => {
+    const task: FeatureTask = {
+      feature: 'stats',
+      data,
+      options: validateOptions('stats', undefined),
+      slot,
+      ticket: ++lastTicket,
+    }
+    starts[slot] = waitingMark(task.ticket)
+    const again = () => {
+      const ticket = ++lastTicket
+      starts[slot] = waitingMark(ticket)
+      return { ...task, ticket }
+    }
+    return [task, again] as const
   }
-  return { starts, handed, dispatch, call, batches: new TurnBatches(dispatch, starts, parts) }
+  const batchesWith = (send: Dispatch) => new TurnBatches(send, starts, parts)
+  return { starts, handed, runTask, call, batchesWith, batches: batchesWith(dispatch) }
 }
 
 const expected = (text: string) => runFeature('stats', text, undefined)
+const open = () => new AbortController().signal
 
 describe("a turn's feature calls, handed over together", () => {
-  it("splits a turn's calls into one batch per thread, each call answered with its own result", async () => {
+  it("deals a turn's calls out to one batch per thread, each call answered with its own result", async () => {
     const { batches, call, handed } = setUp(2)
-    const results = await Promise.all(
-      TEXTS.map((text, i) => batches.run(call(i, text), new AbortController().signal)),
-    )
+    const results = await Promise.all(TEXTS.map((text, i) => batches.run(...call(i, text), open())))
     expect(results).toEqual(await Promise.all(TEXTS.map(expected)))
-    expect(
-      handed.map(({ task }) => ('batch' in task ? task.batch.map((t) => t.slot) : 'alone')),
-    ).toEqual([
-      [0, 1, 2],
-      [3, 4],
+    expect(shapes(handed)).toEqual([
+      [0, 2, 4],
+      [1, 3],
     ])
+  })
+
+  it('keeps every thread busy: 9 calls on 8 threads make 8 batches', async () => {
+    const { batches, call, handed } = setUp(8)
+    await Promise.all(Array.from({ length: 9 }, (_, i) => batches.run(...call(i, 'Hi.'), open())))
+    expect(handed).toHaveLength(8)
   })
 
   it('hands a call alone in its turn over on its own, with its own signal', async () => {
     const { batches, call, handed } = setUp(2)
-    const signal = new AbortController().signal
-    expect(await batches.run(call(0, 'Alone here.'), signal)).toEqual(await expected('Alone here.'))
+    const signal = open()
+    const [task, again] = call(0, 'Alone here.')
+    expect(await batches.run(task, again, signal)).toEqual(await expected('Alone here.'))
     // The next turn's two calls on two threads: a call each, so no batch either.
     await Promise.all([
-      batches.run(call(1, 'First.'), new AbortController().signal),
-      batches.run(call(2, 'Second.'), new AbortController().signal),
+      batches.run(...call(1, 'First.'), open()),
+      batches.run(...call(2, 'Second.'), open()),
     ])
-    expect(handed.map(({ task }) => 'batch' in task)).toEqual([false, false, false])
+    expect(shapes(handed)).toEqual([0, 1, 2])
     expect(handed[0]?.signal).toBe(signal)
   })
 
+  it("marks each call of a batch FINISHED once run, so the pool stops timing it, and leaves a lone call's start", async () => {
+    const { batches, call, starts } = setUp(1)
+    await Promise.all([
+      batches.run(...call(0, 'A.'), open()),
+      batches.run(...call(1, 'B.'), open()),
+    ])
+    expect([starts[0], starts[1]]).toEqual([FINISHED, FINISHED])
+    const before = Date.now()
+    await batches.run(...call(2, 'Alone.'), open())
+    expect(Number(starts[2])).toBeGreaterThanOrEqual(before)
+  })
+
   it('refuses a call that waited too long at once, alone, and its worker skips it', async () => {
-    let open: () => void = () => {}
-    const { batches, call, handed, starts } = setUp(1, new Promise((resolve) => (open = resolve)))
+    let release: () => void = () => {}
+    const { batches, call, handed, starts } = setUp(
+      1,
+      new Promise((resolve) => (release = resolve)),
+    )
     const refused = new AbortController()
     const calls = [
-      batches.run(call(0, 'Kept one.'), new AbortController().signal),
-      batches.run(call(1, 'Refused.'), refused.signal).catch((error: unknown) => error),
-      batches.run(call(2, 'Kept two.'), new AbortController().signal),
+      batches.run(...call(0, 'Kept one.'), open()),
+      batches.run(...call(1, 'Refused.'), refused.signal).catch((error: unknown) => error),
+      batches.run(...call(2, 'Kept two.'), open()),
     ]
     // Handed over (the turn has ended), waiting for the worker. As the pool does: its slot given
     // up, then its signal aborted.
     await new Promise((resolve) => setImmediate(resolve))
-    expect(handed).toHaveLength(1)
+    expect(shapes(handed)).toEqual([[0, 1, 2]])
     expect(giveUp(starts, 1, 2)).toBe(true)
     refused.abort('waited')
     expect(await calls[1]).toBe('waited')
-    open()
+    release()
     expect(await calls[0]).toEqual(await expected('Kept one.'))
     expect(await calls[2]).toEqual(await expected('Kept two.'))
+    // The worker passed it without running it: never started, never marked FINISHED.
     expect(starts[1]).toBe(GIVEN_UP)
-    // It was still in the batch: the worker passed it without running it.
-    const [{ task }] = handed as unknown as [{ task: FeatureBatch }]
-    expect(task.batch.map((t) => t.slot)).toEqual([0, 1, 2])
+    expect(starts[2]).toBe(FINISHED)
   })
 
   it('does not hand over a call refused before its turn ended', async () => {
     const { batches, call, handed, starts } = setUp(1)
     const refused = new AbortController()
     const calls = [
-      batches.run(call(0, 'Kept.'), new AbortController().signal),
-      batches.run(call(1, 'Refused.'), refused.signal).catch((error: unknown) => error),
+      batches.run(...call(0, 'Kept.'), open()),
+      batches.run(...call(1, 'Refused.'), refused.signal).catch((error: unknown) => error),
     ]
     expect(giveUp(starts, 1, 2)).toBe(true)
     refused.abort('waited')
     expect(await calls[1]).toBe('waited')
     expect(await calls[0]).toEqual(await expected('Kept.'))
-    expect(handed.map(({ task }) => ('batch' in task ? 'batch' : task.slot))).toEqual([0])
+    expect(shapes(handed)).toEqual([0])
   })
 
   it("gives each call its own error: one given up by its caller does not fail its batch-mates'", async () => {
     const { batches, call, starts } = setUp(1)
     const calls = [
-      batches.run(call(0, 'Wanted.'), new AbortController().signal),
-      batches.run(call(1, 'Given up.'), new AbortController().signal).catch((e: unknown) => e),
+      batches.run(...call(0, 'Wanted.'), open()),
+      batches.run(...call(1, 'Given up.'), open()).catch((e: unknown) => e),
     ]
     expect(giveUp(starts, 1, 2)).toBe(true)
     expect(await calls[1]).toBeInstanceOf(CallGivenUpError)
     expect(await calls[0]).toEqual(await expected('Wanted.'))
   })
 
-  it('ends the batch of a call past its budget, and runs its batch-mates again, each alone', async () => {
-    const { starts, call } = setUp(1)
-    const runTask = taskRunner({ startedAt: starts.buffer as SharedArrayBuffer, nice: 0 })
+  /**
+   * A worker that runs a batch's first call, starts the second and is stuck in it until the
+   * batch's signal ends it (`stuck`), or dies right there (`dies`, an error of its own).
+   */
+  function stuckWorker(setup: ReturnType<typeof setUp>, ending: 'stuck' | 'dies') {
     const handed: (FeatureTask | FeatureBatch)[] = []
-    let culpritStarted: () => void = () => {}
-    const started = new Promise<void>((resolve) => (culpritStarted = resolve))
-    // The batch: its first call runs, then the second (the culprit) starts and never ends, as a
-    // worker stuck in it would, until the batch's signal terminates it.
-    const dispatch: Dispatch = (task, signal) => {
+    let running: () => void = () => {}
+    const started = new Promise<void>((resolve) => (running = resolve))
+    const dispatch: Dispatch = async (task, signal) => {
       handed.push(task)
-      if (!('batch' in task)) return runTask(task)
+      if (!('batch' in task)) return setup.runTask(task)
       const [done, culprit] = task.batch as [FeatureTask, FeatureTask]
-      return runTask(done).then(() => {
-        runTask({ ...culprit, data: '' }).catch(() => undefined)
-        culpritStarted()
-        return new Promise((_, reject) =>
-          signal.addEventListener('abort', () => reject(new Error('terminated'))),
-        )
-      })
+      await setup.runTask({ batch: [done] })
+      // The culprit started: its start time written, as the worker does.
+      claimStart(setup.starts, culprit.slot, culprit.ticket)
+      running()
+      if (ending === 'dies') throw new Error('worker exited')
+      return new Promise((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('terminated'))),
+      )
     }
-    const batches = new TurnBatches(dispatch, starts, 1)
+    return { handed, started, batches: setup.batchesWith(dispatch) }
+  }
+
+  it('ends the batch of a call past its budget, and runs its batch-mates again, each alone', async () => {
+    const setup = setUp(1)
+    const { handed, started, batches } = stuckWorker(setup, 'stuck')
     const slow = new AbortController()
-    const gone = call(3, 'Gone.')
+    const [goneTask, goneAgain] = setup.call(3, 'Gone.')
     const calls = [
-      batches.run(call(0, 'Finished first.'), new AbortController().signal),
-      batches.run(call(1, 'Stuck.'), slow.signal).catch((error: unknown) => error),
-      batches.run(call(2, 'Never started.'), new AbortController().signal),
-      batches.run(gone, new AbortController().signal).catch((error: unknown) => error),
+      batches.run(...setup.call(0, 'Finished first.'), open()),
+      batches.run(...setup.call(1, 'Stuck.'), slow.signal).catch((error: unknown) => error),
+      batches.run(...setup.call(2, 'Never started.'), open()),
+      batches.run(goneTask, goneAgain, open()).catch((error: unknown) => error),
     ]
     await started
-    expect(starts[0]).toBeGreaterThan(0n)
-    expect(starts[1]).toBeGreaterThan(0n)
-    expect(giveUp(starts, 3, gone.ticket)).toBe(true)
+    expect(setup.starts[0]).toBe(FINISHED)
+    expect(setup.starts[1]).toBeGreaterThan(FINISHED)
+    expect(giveUp(setup.starts, 3, goneTask.ticket)).toBe(true)
     slow.abort(PAST_BUDGET)
     expect(await calls[1]).toEqual(new Error('terminated'))
     expect(await calls[3]).toEqual(new Error('terminated'))
-    // The finished one's result died with the batch: it ran again, alone, as did the one never
-    // started.
+    // The finished one's answer died with the batch: it ran again, alone, as did the one never
+    // started, each under a new ticket (the ending worker could not start them any more).
     expect(await calls[0]).toEqual(await expected('Finished first.'))
     expect(await calls[2]).toEqual(await expected('Never started.'))
-    expect(handed.map((task) => ('batch' in task ? 'batch' : task.slot))).toEqual(['batch', 0, 2])
+    expect(handed.map((task) => ('batch' in task ? 'batch' : [task.slot, task.ticket]))).toEqual([
+      'batch',
+      [0, 5],
+      [2, 6],
+    ])
   })
 
-  it('gives every call of a batch the error of a worker that died with no call past its budget', async () => {
-    const { starts, call } = setUp(2)
-    const dispatch: Dispatch = () => Promise.reject(new Error('worker exited'))
-    const batches = new TurnBatches(dispatch, starts, 1)
-    const calls = ['A.', 'B.', 'C.'].map((text, i) =>
-      batches.run(call(i, text), new AbortController().signal).catch((error: unknown) => error),
+  it('gives the error of a worker that died to the call it was running only; the others run again', async () => {
+    const setup = setUp(1)
+    const { handed, started, batches } = stuckWorker(setup, 'dies')
+    const calls = ['Finished.', 'Running.', 'Waiting.'].map((text, i) =>
+      batches.run(...setup.call(i, text), open()).catch((error: unknown) => error),
     )
-    expect(await Promise.all(calls)).toEqual([1, 2, 3].map(() => new Error('worker exited')))
+    await started
+    expect(await calls[1]).toEqual(new Error('worker exited'))
+    expect(await calls[0]).toEqual(await expected('Finished.'))
+    expect(await calls[2]).toEqual(await expected('Waiting.'))
+    expect(handed.map((task) => ('batch' in task ? 'batch' : task.slot))).toEqual(['batch', 0, 2])
   })
 })

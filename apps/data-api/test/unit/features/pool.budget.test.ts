@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { loadAllFeatures, runFeature } from '../../../src/features/index.js'
 import {
+  BATCH_CHARS,
   createFeaturePool,
   type FeaturePool,
   FeatureTimeoutError,
@@ -81,6 +83,43 @@ describe('the budget of a feature call', () => {
       await pool.close()
     }
   }, 90_000)
+
+  it('of a call of a batch ends when the call has run, not when its batch-mates have', async () => {
+    // Calls of one turn, small enough to go to the one thread as one batch: a tiny one first, then
+    // three that each run within the budget and together well past it. The tiny one's answer
+    // comes back with theirs, after its budget, and must not count as running all that time.
+    const text = 'Call +44 20 7946 0958 or mail a.b@example.com, wörds here. '
+      .repeat(400)
+      .slice(0, BATCH_CHARS)
+    await loadAllFeatures()
+    runFeature('redact', text, {})
+    const timed = performance.now()
+    runFeature('redact', text, {})
+    const budget = Math.max(20, Math.round(1.5 * (performance.now() - timed)))
+    const pool = createFeaturePool({ threads: 1, maxQueue: 4, timeoutMs: budget })
+    try {
+      // Booted, with the redact feature loaded (a first call loads it within its budget).
+      await pool.run('stats', 'Warm up.', undefined)
+      await pool.run('redact', 'Warm up.', {}).catch(() => undefined)
+      const tiny = pool.run('stats', 'Tiny.', undefined)
+      const others = [1, 2, 3].map(() =>
+        pool.run('redact', text, {}).then(
+          () => 'answered',
+          (error: unknown) =>
+            error instanceof FeatureTimeoutError || error instanceof PoolOverloadedError
+              ? 'refused'
+              : error,
+        ),
+      )
+      // Whatever became of the others (on a slow machine, one may pass the budget or wait it out).
+      expect(await tiny).toEqual(runFeature('stats', 'Tiny.', undefined))
+      for (const outcome of await Promise.all(others))
+        expect(['answered', 'refused']).toContain(outcome)
+      expect(pool.running + pool.queued).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  }, 60_000)
 
   it('of a call that found its thread still booting starts when the thread starts it', async () => {
     const error = await longCallOnFreshPool({})
