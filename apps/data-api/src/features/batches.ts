@@ -100,7 +100,7 @@ export class TurnBatches {
     const calls = this.waiting.filter((entry) => !entry.done)
     this.waiting = []
     const batches: Entry[][] = Array.from({ length: Math.min(this.parts, calls.length) }, () => [])
-    calls.forEach((entry, i) => batches[i % batches.length]?.push(entry))
+    for (const [i, entry] of calls.entries()) batches[i % batches.length]?.push(entry)
     for (const batch of batches) this.send(batch)
   }
 
