@@ -31,7 +31,7 @@ const featurePool: FastifyPluginAsync<FeaturePoolPluginOptions> = async (fastify
   fastify.decorate('featurePool', pool)
   new Gauge({
     name: 'feature_pool_tasks',
-    help: 'Feature calls in the worker pool, by state (queued: waiting for a thread)',
+    help: 'Feature calls in the worker pool, by state (queued: not yet started by a thread)',
     labelNames: ['state'] as const,
     registers: [fastify.promRegistry],
     collect() {
