@@ -34,7 +34,8 @@ export const DataApiConfigSchema = Type.Object({
   FEATURE_THREADS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   /**
    * Feature threads start at the first feature calls and each stops after this many milliseconds
-   * without one (a thread is about 25 MB); 0 starts them all with the service and keeps them.
+   * without one (a thread is about 16 MB at rest, 30-40 under load); 0 starts them all with the
+   * service and keeps them.
    */
   FEATURE_THREAD_IDLE_MS: Type.Integer({ minimum: 0, maximum: 86_400_000, default: 300_000 }),
   /**

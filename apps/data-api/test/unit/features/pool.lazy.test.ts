@@ -34,6 +34,16 @@ async function using(
   }
 }
 
+/** The pool answers TEXT as the feature does on this thread. */
+async function answersText(pool: FeaturePool): Promise<void> {
+  expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+}
+
+/** A call through the pool (starting a thread if none runs): a short text's stats. */
+async function warmUp(pool: FeaturePool): Promise<void> {
+  expect((await pool.run('stats', 'Warm up.', undefined)).words).toBe(2)
+}
+
 beforeAll(async () => {
   // The expected answers are computed here, on this thread.
   await loadAllFeatures()
@@ -46,7 +56,7 @@ describe('a feature pool with lazily started threads', () => {
       async (pool) => {
         expect(pool.threads).toBe(2)
         expect(pool.liveThreads).toBe(0)
-        expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+        await answersText(pool)
         expect(pool.liveThreads).toBe(1)
         // Two calls at once while one thread is free: it takes one, a second thread the other.
         const both = await Promise.all([
@@ -63,12 +73,12 @@ describe('a feature pool with lazily started threads', () => {
     await using(
       { threads: 1, maxQueue: 1, timeoutMs: 60_000, idleTimeoutMs: 100 },
       async (pool) => {
-        expect((await pool.run('stats', 'Warm up.', undefined)).words).toBe(2)
+        await warmUp(pool)
         const withOne = osThreads()
         await waitFor('the idle thread to stop', async () => pool.liveThreads === 0, 10_000)
         // The operating system's thread is gone too.
         await waitFor('its thread to end', async () => osThreads() < withOne, 10_000)
-        expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+        await answersText(pool)
         expect(pool.liveThreads).toBe(1)
       },
     )
@@ -79,10 +89,10 @@ describe('a feature pool with lazily started threads', () => {
     // pool's modules: 600 ms and more), enough to load stats in a started thread and run TEXT on
     // a busy machine (50 ms was not, with the whole suite running).
     await using({ threads: 1, maxQueue: 0, timeoutMs: 250, idleTimeoutMs: 100 }, async (pool) => {
-      expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+      await answersText(pool)
       // Again from no thread at all.
       await waitFor('the idle thread to stop', async () => pool.liveThreads === 0, 10_000)
-      expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+      await answersText(pool)
     })
   }, 120_000)
 
@@ -90,9 +100,9 @@ describe('a feature pool with lazily started threads', () => {
     await using(
       { threads: 1, maxQueue: 1, timeoutMs: 1000, idleTimeoutMs: 60_000 },
       async (pool) => {
-        expect((await pool.run('stats', 'Warm up.', undefined)).words).toBe(2)
+        await warmUp(pool)
         await expect(pool.run('stats', LONG, undefined)).rejects.toThrow(FeatureTimeoutError)
-        expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+        await answersText(pool)
         expect(pool.liveThreads).toBe(1)
       },
     )
@@ -103,7 +113,7 @@ describe('a feature pool without an idle timeout', () => {
   it('starts every thread with the pool and keeps them', async () => {
     await using({ threads: 2, maxQueue: 1, timeoutMs: 60_000 }, async (pool) => {
       expect(pool.liveThreads).toBe(2)
-      expect(await pool.run('stats', TEXT, undefined)).toEqual(runFeature('stats', TEXT, {}))
+      await answersText(pool)
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(pool.liveThreads).toBe(2)
     })
