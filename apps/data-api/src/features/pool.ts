@@ -148,18 +148,14 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     // Each pending call holds one slot, and fewer than `slots` are pending: one is free.
     const slot = free.pop() as number
     held[slot] = 1
-    // Stryker disable next-line UpdateOperator: tickets need only differ from one another; counting down gives marks 1, 2, ..., which no start time (ms since 1970) nor GIVEN_UP equals
-    let ticket = ++lastTicket
-    let waiting = waitingMark(ticket)
-    Atomics.store(startedAt, slot, waiting)
-    // A call that found a thread free is not waiting for one while that thread boots (a worker
-    // replacing a cancelled one loads its modules first, seconds on a loaded machine): its
-    // budget starts when it starts, within startupLimitMs.
-    let hadFreeThread = pending < threads
-    let calledAt = Date.now()
+    // Set by wait() below, which every call starts with.
+    let ticket = 0
+    let waiting = 0n
+    let hadFreeThread = false
+    let calledAt = 0
     const controller = new AbortController()
     let stopped: 'waiting' | 'running' | 'given up' | undefined
-    let timer: NodeJS.Timeout
+    let timer: NodeJS.Timeout | undefined
     const check = () => {
       // Stryker disable next-line EqualityOperator: `<=` differs only at the limit's very millisecond (then one more look, 50 ms on); `>=` refuses every booting call, which the tests see
       const booting = hadFreeThread && Date.now() - calledAt < startupLimitMs
@@ -190,7 +186,20 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
         controller.abort(PAST_BUDGET)
       }
     }
-    timer = setTimeout(check, opts.timeoutMs)
+    // The call waits for a worker under a new ticket, its clock started afresh. One that found a
+    // thread free is not waiting for one while that thread boots (a replacing worker loads its
+    // modules first, seconds on a loaded machine): its budget starts when it starts.
+    const wait = (freeThread: boolean) => {
+      // Stryker disable next-line UpdateOperator: tickets need only differ from one another; counting down gives marks 1, 2, ..., which no start time (ms since 1970) nor GIVEN_UP equals
+      ticket = ++lastTicket
+      waiting = waitingMark(ticket)
+      Atomics.store(startedAt, slot, waiting)
+      hadFreeThread = freeThread
+      calledAt = Date.now()
+      clearTimeout(timer)
+      timer = setTimeout(check, opts.timeoutMs)
+    }
+    wait(pending < threads)
     // Given up by its caller while it waits: no worker will start it (the worker that reaches it
     // finds its slot given up and skips it, in microseconds). piscina is not told: a call it has
     // just handed to a worker would cost that worker its life. The call stays pending, and its
@@ -213,13 +222,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       // under a new ticket (the ending worker cannot start it any more), for the thread replacing
       // that one, its time counted afresh as for a call given a free thread.
       const again = (): FeatureTask<F> => {
-        ticket = ++lastTicket
-        waiting = waitingMark(ticket)
-        Atomics.store(startedAt, slot, waiting)
-        hadFreeThread = true
-        calledAt = Date.now()
-        clearTimeout(timer)
-        timer = setTimeout(check, opts.timeoutMs)
+        wait(true)
         return { ...task, ticket }
       }
       const result =
