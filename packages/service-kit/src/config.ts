@@ -44,6 +44,11 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
     REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, pattern: '^[^{}]*$' }),
     LOG_LEVEL: Type.Enum([...LOG_LEVELS], { default: 'info' }),
     /**
+     * `on`: one access-log line per request at `info`. `off`: per-request lines only at `debug`
+     * (for a load balancer that already writes them); the per-minute client digest stays.
+     */
+    ACCESS_LOG: Type.Enum(['on', 'off'], { default: 'on' }),
+    /**
      * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is believed, comma
      * separated (for example `10.0.0.0/8` or `loopback`). Empty: clients connect directly.
      */

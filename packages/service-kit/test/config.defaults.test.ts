@@ -15,6 +15,7 @@ describe('base configuration', () => {
       REDIS_CLUSTER_NODES: '',
       REDIS_KEY_PREFIX: '',
       LOG_LEVEL: 'info',
+      ACCESS_LOG: 'on',
       TRUST_PROXY: '',
       SHUTDOWN_GRACE_MS: 10_000,
       SHUTDOWN_DRAIN_MS: 0,
@@ -37,6 +38,7 @@ describe('base configuration', () => {
     ['REDIS_URL', 'x redis://cache'],
     ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
     ['LOG_LEVEL', 'verbose'],
+    ['ACCESS_LOG', 'true'],
     ['TRUST_PROXY', 'x'.repeat(1001)],
     ['SHUTDOWN_GRACE_MS', '-1'],
     ['SHUTDOWN_DRAIN_MS', '120001'],
@@ -69,6 +71,7 @@ describe('base configuration', () => {
     ['READY_CHECK_TIMEOUT_MS', '60000', 60_000],
     ['EMBEDDED_STORES', 'off', 'off'],
     ['LOG_LEVEL', 'silent', 'silent'],
+    ['ACCESS_LOG', 'off', 'off'],
   ])('accepts %s=%j at the edge of its range', (name, value, parsed) => {
     expect(load({ [name]: value })[name as keyof ReturnType<typeof load>]).toBe(parsed)
   })

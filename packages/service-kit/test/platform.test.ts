@@ -1,12 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Writable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import { PROBLEM_CODES } from '@repo/contracts'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { baseConfigProperties, loadConfig } from '../src/config.js'
+import { fastifyOptions } from '../src/fastify-options.js'
 import platform, { type PlatformOptions } from '../src/plugins/platform.js'
 import platformMetricsPlugin from '../src/plugins/platform-metrics.js'
 import { isCluster } from '../src/redis/client.js'
@@ -19,6 +21,7 @@ import {
   testRedisNamespace,
   waitFor,
 } from '../src/testing/index.js'
+import { logLines } from './support/log-lines.js'
 
 // The platform plugin on a real database and Redis: everything a service stands on, wired from
 // its configuration (pool, Redis, metrics, pages, the document, problems pages, health).
@@ -48,7 +51,11 @@ afterAll(async () => {
 
 const schema = Type.Object(baseConfigProperties({ port: 3100, database: 'kit' }))
 
-async function platformApp(env: Record<string, string> = {}, opts: Partial<PlatformOptions> = {}) {
+async function platformApp(
+  env: Record<string, string> = {},
+  opts: Partial<PlatformOptions> = {},
+  logStream?: Writable,
+) {
   const config = loadConfig(schema, {
     DATABASE_URL: db.url,
     REDIS_URL: TEST_REDIS_URL,
@@ -56,7 +63,7 @@ async function platformApp(env: Record<string, string> = {}, opts: Partial<Platf
     PG_POOL_MAX: '3',
     ...env,
   })
-  const app = Fastify()
+  const app = Fastify(logStream ? fastifyOptions(config, { logStream }) : {})
   apps.push(app)
   await app.register(platform, {
     name: 'kit-platform-test',
@@ -108,6 +115,23 @@ describe('the platform plugin', () => {
       checks: { load: 'up', postgres: 'up', redis: 'up', warmup: 'up' },
     })
   })
+
+  it.each([
+    [{}, 1],
+    [{ ACCESS_LOG: 'on' }, 1],
+    [{ ACCESS_LOG: 'off' }, 0],
+  ])(
+    'writes an access-log line per request at info as ACCESS_LOG says (%j)',
+    async (env, count) => {
+      const log = logLines()
+      const app = await platformApp({ LOG_LEVEL: 'info', ...env }, {}, log.stream)
+      expect((await app.inject({ url: '/page' })).statusCode).toBe(200)
+      const lines = log.lines().filter((line) => line.msg === 'request completed')
+      expect(lines).toHaveLength(count)
+      for (const line of lines)
+        expect(line).toMatchObject({ level: 30, route: '/page', status: 200 })
+    },
+  )
 
   it('opens the pool the configuration asks for, named after the service', async () => {
     const app = await platformApp()

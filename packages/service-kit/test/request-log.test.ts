@@ -7,8 +7,9 @@ import requestLogPlugin, { type RequestLogOptions } from '../src/plugins/request
 import responsePipeline from '../src/plugins/response-pipeline.js'
 import { logLines } from './support/log-lines.js'
 
-// Access logging: a line per request only at debug or trace; at info, a periodic digest of who
-// called (by User-Agent), busiest first, and a last one on close.
+// Access logging: one line per request at info (or, with accessLog off, only at debug or
+// trace); at info, a periodic digest of who called (by User-Agent), busiest first, and a last
+// one on close.
 
 async function appLogging(level: string, opts: RequestLogOptions = {}) {
   const log = logLines()
@@ -47,8 +48,8 @@ async function withoutUserAgent(app: FastifyInstance, method: string, path: stri
 }
 
 describe('request log', () => {
-  it('writes one line per request at debug, with no header but the User-Agent', async () => {
-    const { app, logged } = await appLogging('debug')
+  it('writes one line per request at info, with no header but the User-Agent', async () => {
+    const { app, logged } = await appLogging('info')
     await app.inject({
       url: '/items/7?q=1',
       headers: { ...as('probe/1'), authorization: 'Bearer secret' },
@@ -58,6 +59,7 @@ describe('request log', () => {
     const lines = logged('request completed')
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatchObject({
+      level: 30,
       method: 'GET',
       url: '/items/7?q=1',
       route: '/items/:id',
@@ -71,7 +73,7 @@ describe('request log', () => {
   })
 
   it('gives each line the time the request took, in ms to two decimals', async () => {
-    const { app, logged } = await appLogging('debug')
+    const { app, logged } = await appLogging('info')
     await app.inject({ url: '/slow' })
     const [line] = logged('request completed')
     const ms = line?.ms as number
@@ -81,15 +83,41 @@ describe('request log', () => {
     await app.close()
   })
 
-  it('writes the per-request lines at trace too', async () => {
-    const { app, logged } = await appLogging('trace')
+  it('ties each line to its request by the request id', async () => {
+    const { app, logged } = await appLogging('info')
+    const response = await app.inject({ url: '/items/1', headers: { 'x-request-id': 'trace-42' } })
+    expect(response.statusCode).toBe(200)
+    expect(logged('request completed')).toMatchObject([{ request_id: 'trace-42' }])
+    await app.close()
+  })
+
+  it.each(['debug', 'trace'])('writes the per-request lines at %s too', async (level) => {
+    const { app, logged } = await appLogging(level)
     await app.inject({ url: '/items/1' })
     expect(logged('request completed')).toHaveLength(1)
     await app.close()
   })
 
-  it('writes no per-request line at info, only the digest on close', async () => {
-    const { app, logged } = await appLogging('info')
+  it.each(['warn', 'silent'])('writes no per-request line at %s', async (level) => {
+    const { app, logged } = await appLogging(level)
+    await app.inject({ url: '/items/1' })
+    await app.close()
+    expect(logged('request completed')).toEqual([])
+  })
+
+  it('with accessLog off, writes per-request lines at debug only', async () => {
+    const atInfo = await appLogging('info', { accessLog: false })
+    await atInfo.app.inject({ url: '/items/1' })
+    await atInfo.app.close()
+    expect(atInfo.logged('request completed')).toEqual([])
+    const atDebug = await appLogging('debug', { accessLog: false })
+    await atDebug.app.inject({ url: '/items/1' })
+    await atDebug.app.close()
+    expect(atDebug.logged('request completed')).toMatchObject([{ level: 20, status: 200 }])
+  })
+
+  it('with accessLog off at info, writes only the digest on close', async () => {
+    const { app, logged } = await appLogging('info', { accessLog: false })
     await app.inject({ url: '/items/1', headers: as('busy/2') })
     await app.inject({ url: '/items/2', headers: as('busy/2') })
     await app.inject({ url: '/status/404', headers: as('busy/2') })

@@ -83,7 +83,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   })
   fastify.addSchema(Problem)
   await fastify.register(problemPagesPlugin, { service: opts.openApi.title })
-  await fastify.register(requestLogPlugin)
+  await fastify.register(requestLogPlugin, { accessLog: config.ACCESS_LOG === 'on' })
   await fastify.register(pressurePlugin, {
     maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedRatio: config.MAX_HEAP_USED_RATIO,
