@@ -32,12 +32,16 @@ export interface StartServerOptions<C extends BaseConfig> {
  */
 export async function startServer<C extends BaseConfig>(opts: StartServerOptions<C>) {
   let config = opts.config
-  // Buffered, asynchronous log writes: a write(2) per request line costs more than the request.
-  // Flushed at least every 250 ms, and synchronously at exit.
+  // Buffered log writes: a write(2) per access-log line would cost more than the request. Lines
+  // are written 4 KB at a time (about 15 access-log lines), at least every 250 ms, and at exit.
+  // Synchronous: sonic-boom's asynchronous mode measured 0.6-2.0 µs dearer per request (it
+  // re-measures its growing buffer on every line while a write is out) and tripled the p99
+  // (bench/README.md, "The access log at info"). A log reader that stops reading makes the
+  // process wait for it (as pino's default does) rather than keep lines in the heap unbounded.
   const logStream = pino.destination({
     dest: opts.logDestination,
-    // Stryker disable next-line BooleanLiteral: how lines are written (one write(2) each, or in batches), not which
-    sync: false,
+    // Stryker disable next-line BooleanLiteral: when lines are written (now, or in the thread pool), not which
+    sync: true,
     minLength: 4096,
     periodicFlush: 250,
   })
