@@ -23,9 +23,9 @@ interface ClientTally {
 /**
  * Access logging:
  * - one line per request (method, url, route, status, time, address, User-Agent), at `info`,
- *   or only at `debug` with `accessLog: false`. The log's writes are buffered (startServer), so
- *   a line costs its serialisation, not a write(2): about 1.5 µs of CPU per request, a tenth of
- *   a quote by id (bench/README.md, "The access log");
+ *   or only at `debug` with `accessLog: false`. The log's writes are batched (startServer); a
+ *   line still costs 1-4 µs of CPU per request, written to a pipe: up to a fifth of a quote by
+ *   id (bench/README.md, "The access log at info");
  * - at `info`, a digest every minute of who called: each User-Agent (or its absence, which the
  *   fair-use policy asks for but never requires) with its request and error counts;
  * - server errors are always logged individually by the error handler.
