@@ -37,7 +37,9 @@ export async function startServer<C extends BaseConfig>(opts: StartServerOptions
   // Synchronous: sonic-boom's asynchronous mode measured 0.6-2.0 µs dearer per request (it
   // re-measures its growing buffer on every line while a write is out) and tripled the p99
   // (bench/README.md, "The access log at info"). A log reader that stops reading makes the
-  // process wait for it (as pino's default does) rather than keep lines in the heap unbounded.
+  // process wait for it (as pino's default does) rather than keep lines in the heap unbounded:
+  // a piped stdout is non-blocking once Node opens process.stdout (importing `node:process` does),
+  // so a full pipe is an EAGAIN and sonic-boom sleeps 100 ms before it writes again.
   const logStream = pino.destination({
     dest: opts.logDestination,
     // Stryker disable next-line BooleanLiteral: when lines are written (now, or in the thread pool), not which
