@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { levels } from 'pino'
+import type { Logger } from 'pino'
 
 export interface RequestLogOptions {
   /**
@@ -35,10 +35,10 @@ const requestLogPlugin: FastifyPluginAsync<RequestLogOptions> = async (fastify, 
   const tallies = new Map<string, ClientTally>()
   const top = opts.digestTop ?? 20
   const lineLevel = opts.accessLog === false ? 'debug' : 'info'
-  // `silent` has no value: Infinity, above every level.
+  // pino's own test (Fastify's type leaves it out; an app built without a logger has none).
+  const log = fastify.log as Partial<Pick<Logger, 'isLevelEnabled'>>
   // Stryker disable next-line ConditionalExpression: always true only costs time (pino drops a line below its level)
-  const perRequest =
-    (levels.values[fastify.log.level] ?? Infinity) <= (levels.values[lineLevel] ?? 0)
+  const perRequest = log.isLevelEnabled?.(lineLevel) ?? false
 
   function tally(request: FastifyRequest, reply: FastifyReply) {
     const ua = request.headers['user-agent'] ?? '(none)'
