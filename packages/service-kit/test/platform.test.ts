@@ -1,81 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Writable } from 'node:stream'
-import { pathToFileURL } from 'node:url'
-import { PROBLEM_CODES } from '@repo/contracts'
-import Fastify, { type FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { baseConfigProperties, loadConfig } from '../src/config.js'
-import { fastifyOptions } from '../src/fastify-options.js'
-import platform, { type PlatformOptions } from '../src/plugins/platform.js'
-import platformMetricsPlugin from '../src/plugins/platform-metrics.js'
+import { describe, expect, it } from 'vitest'
 import { isCluster } from '../src/redis/client.js'
-import {
-  createTestDatabase,
-  freePort,
-  TEST_REDIS_URL,
-  type TestDatabase,
-  type TestRedisNamespace,
-  testRedisNamespace,
-  waitFor,
-} from '../src/testing/index.js'
+import { freePort, TEST_REDIS_URL, waitFor } from '../src/testing/index.js'
 import { logLines } from './support/log-lines.js'
+import { platformFixture } from './support/platform-app.js'
 
 // The platform plugin on a real database and Redis: everything a service stands on, wired from
-// its configuration (pool, Redis, metrics, pages, the document, problems pages, health).
+// its configuration (pool, Redis, pages, the document, problems pages, health, access log). Its
+// metrics: platform.metrics.test.ts.
 
-let db: TestDatabase
-let root: string
-const ns: TestRedisNamespace = testRedisNamespace('kit-platform')
-const apps: FastifyInstance[] = []
-beforeAll(async () => {
-  db = await createTestDatabase('kit_platform')
-  root = mkdtempSync(join(tmpdir(), 'kit-platform-'))
-  mkdirSync(join(root, 'views'))
-  mkdirSync(join(root, 'public'))
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'svc', version: '3.4.5' }))
-  writeFileSync(join(root, 'views', 'layout.eta'), '<%~ it.body %>')
-  writeFileSync(join(root, 'views', 'page.eta'), '<p><%= it.word %></p>')
-  writeFileSync(join(root, 'public', 'app.css'), 'p { margin: 0 }')
-}, 60_000)
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close()
-})
-afterAll(async () => {
-  await db?.drop()
-  await ns.clear()
-  rmSync(root, { recursive: true, force: true })
-})
-
-const schema = Type.Object(baseConfigProperties({ port: 3100, database: 'kit' }))
-
-async function platformApp(
-  env: Record<string, string> = {},
-  opts: Partial<PlatformOptions> = {},
-  logStream?: Writable,
-) {
-  const config = loadConfig(schema, {
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: ns.prefix,
-    PG_POOL_MAX: '3',
-    ...env,
-  })
-  const app = Fastify(logStream ? fastifyOptions(config, { logStream }) : {})
-  apps.push(app)
-  await app.register(platform, {
-    name: 'kit-platform-test',
-    config,
-    root: pathToFileURL(`${root}/`),
-    openApi: { title: 'Svc API', description: 'd', tags: [{ name: 'svc', description: 's' }] },
-    ...opts,
-  })
-  app.get('/page', async (_request, reply) => reply.viewAsync('page', { word: 'hi' }))
-  await app.ready()
-  return app
-}
+const { platformApp, apps, redisPrefix } = platformFixture('platform')
 
 describe('the platform plugin', () => {
   it('is ready with Postgres, Redis and the instance’s load all answering', async () => {
@@ -148,7 +81,7 @@ describe('the platform plugin', () => {
     const { Redis } = await import('ioredis')
     const plain = new Redis(TEST_REDIS_URL)
     try {
-      expect(await plain.get(`${ns.prefix}k`)).toBe('v')
+      expect(await plain.get(`${redisPrefix}k`)).toBe('v')
     } finally {
       plain.disconnect()
     }
@@ -197,75 +130,6 @@ describe('the platform plugin', () => {
     expect((await app.inject({ url: '/problems' })).body).toContain(
       '<title>Problem codes · Svc API</title>',
     )
-  })
-
-  it('exports build, pool, Redis and problem metrics', async () => {
-    const app = await platformApp()
-    await app.inject({ url: '/page' })
-    app.countProblem('NOT_FOUND')
-    const text = await (await app.inject({ url: '/metrics' })).body
-    expect(text).toMatch(
-      /^build_info\{version="3\.4\.5",commit="[^"]+",node_version="v[\d.]+"\} 1$/m,
-    )
-    expect(text).toMatch(/^pg_pool_connections\{state="total"\} [1-3]$/m)
-    expect(text).toMatch(/^redis_connection_up 1$/m)
-    expect(text).toContain('problem_responses_total{code="NOT_FOUND"} 1')
-    expect(text).toContain(
-      'http_request_duration_seconds_count{method="GET",route="/page",status_code="200"} 1',
-    )
-    for (const code of Object.keys(PROBLEM_CODES)) {
-      expect(text).toContain(`problem_responses_total{code="${code}"}`)
-    }
-  })
-
-  it('reports the pool’s connections and the Redis connection when scraped', async () => {
-    const gauge = async (app: FastifyInstance, name: string) =>
-      (await app.inject({ url: '/metrics' })).body
-        .split('\n')
-        .filter((line) => line.startsWith(name))
-        .join(' ')
-    const app = await platformApp({ PG_POOL_MAX: '1' })
-    const held = await app.pg.connect()
-    expect(await gauge(app, 'pg_pool_connections')).toBe(
-      'pg_pool_connections{state="total"} 1 pg_pool_connections{state="idle"} 0 pg_pool_connections{state="waiting"} 0',
-    )
-    const waiting = app.pg.connect()
-    expect(await gauge(app, 'pg_pool_connections{state="waiting"}')).toBe(
-      'pg_pool_connections{state="waiting"} 1',
-    )
-    held.release()
-    ;(await waiting).release()
-    expect(await gauge(app, 'pg_pool_connections')).toBe(
-      'pg_pool_connections{state="total"} 1 pg_pool_connections{state="idle"} 1 pg_pool_connections{state="waiting"} 0',
-    )
-    const noRedis = await platformApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` })
-    expect(await gauge(noRedis, 'redis_connection_up')).toBe('redis_connection_up 0')
-  })
-
-  it('registers its metrics plugin by name, after the plugins it reads', async () => {
-    const app = await platformApp()
-    expect(app.hasPlugin('platform')).toBe(true)
-    expect(app.hasPlugin('platform-metrics')).toBe(true)
-    const alone = Fastify()
-    alone.register(platformMetricsPlugin, { version: '1' })
-    await expect(alone.ready()).rejects.toThrow(/service-metrics/)
-  })
-
-  it('labels the build with GIT_COMMIT when the image was given one', async () => {
-    const before = process.env.GIT_COMMIT
-    process.env.GIT_COMMIT = 'abc1234'
-    try {
-      const app = await platformApp()
-      expect((await app.inject({ url: '/metrics' })).body).toContain(
-        `build_info{version="3.4.5",commit="abc1234",node_version="${process.version}"} 1`,
-      )
-      process.env.GIT_COMMIT = ''
-      const unnamed = await platformApp()
-      expect((await unnamed.inject({ url: '/metrics' })).body).toContain('commit="unknown"')
-    } finally {
-      if (before === undefined) delete process.env.GIT_COMMIT
-      else process.env.GIT_COMMIT = before
-    }
   })
 
   it('takes new work off an instance under pressure: /ready says its load is down', async () => {
