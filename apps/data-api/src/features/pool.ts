@@ -6,6 +6,7 @@ import { FINISHED, giveUp, waitingMark } from './call-slots.js'
 import { validateOptions } from './options.js'
 import { FeatureGivenUpError, FeatureTimeoutError, PoolOverloadedError } from './pool-errors.js'
 import type { FeatureBatch, FeatureTask, FeatureWorkerData } from './task-runner.js'
+import { workerEntry } from './worker-entry.js'
 
 /*
  * Feature work runs in worker threads (piscina), never on the event loop (SPEC section 3,
@@ -68,14 +69,6 @@ export interface FeaturePool {
   readonly liveThreads: number
   /** Lets the calls under way finish, then stops the workers. */
   close(): Promise<void>
-}
-
-/**
- * The worker's entry beside the pool module at `poolUrl`: the compiled worker.js in the build;
- * from the TypeScript sources (pool.ts), a small shim that loads worker.ts through tsx.
- */
-export function workerEntry(poolUrl: string): URL {
-  return new URL(poolUrl.endsWith('.ts') ? './worker-tsx.mjs' : './worker.js', poolUrl)
 }
 
 const WORKER = workerEntry(import.meta.url)

@@ -8,8 +8,8 @@ import {
   type FeaturePool,
   FeatureTimeoutError,
   PoolOverloadedError,
-  workerEntry,
 } from '../../../src/features/pool.js'
+import { workerEntry } from '../../../src/features/worker-entry.js'
 
 /*
  * The pool with real worker threads (running the TypeScript sources through the tsx shim).
