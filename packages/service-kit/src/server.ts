@@ -5,10 +5,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import { pino } from 'pino'
 import type { BaseConfig } from './config.js'
 import { resolveConfigStores } from './embedded.js'
 import { fastifyOptions } from './fastify-options.js'
+import { logDestination } from './log-destination.js'
 
 export interface StartServerOptions<C extends BaseConfig> {
   /** The service's name: names its embedded-store folder and its log lines. */
@@ -32,21 +32,7 @@ export interface StartServerOptions<C extends BaseConfig> {
  */
 export async function startServer<C extends BaseConfig>(opts: StartServerOptions<C>) {
   let config = opts.config
-  // Buffered log writes: a write(2) per access-log line would cost more than the request. Lines
-  // are written 4 KB at a time (about 15 access-log lines), at least every 250 ms, and at exit.
-  // Synchronous: sonic-boom's asynchronous mode measured 0.6-2.0 µs dearer per request (it
-  // re-measures its growing buffer on every line while a write is out) and tripled the p99
-  // (bench/README.md, "The access log at info"). A log reader that stops reading makes the
-  // process wait for it (as pino's default does) rather than keep lines in the heap unbounded:
-  // a piped stdout is non-blocking once Node opens process.stdout (importing `node:process` does),
-  // so a full pipe is an EAGAIN and sonic-boom sleeps 100 ms before it writes again.
-  const logStream = pino.destination({
-    dest: opts.logDestination,
-    // Stryker disable next-line BooleanLiteral: when lines are written (now, or in the thread pool), not which
-    sync: true,
-    minLength: 4096,
-    periodicFlush: 250,
-  })
+  const logStream = logDestination(opts.logDestination)
   const server = Fastify(fastifyOptions(config, { ...opts.fastifyOverrides, logStream }))
 
   const drainMs = config.SHUTDOWN_DRAIN_MS

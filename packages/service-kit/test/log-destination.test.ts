@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { closeSync, openSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+// A child process with a pipe on stdout, as under Docker or a log collector: its reader (this
+// test) waits before reading, so the pipe fills. The child writes 1 MB to stdout in one
+// synchronous write, after touching `process.stdout` as every service does.
+
+const moduleUrl = new URL('../src/log-destination.ts', import.meta.url).href
+const BYTES = 1 << 20
+
+const child = (setUp: string) => `
+  import { writeSync } from 'node:fs'
+  import process from 'node:process'
+  const { blockingStdout, logDestination } = await import(${JSON.stringify(moduleUrl)})
+  process.stdout // Node opens the pipe non-blocking here
+  const made = ${setUp}
+  const bytes = Buffer.alloc(${BYTES}, 120)
+  let written = 0
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written)
+    process.stderr.write(JSON.stringify({ made, written }))
+  } catch (error) {
+    process.stderr.write(JSON.stringify({ made, written, error: error.code }))
+  }
+`
+
+/** Runs the child, reading its stdout only once it has been waiting 300 ms. */
+async function run(setUp: string) {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', child(setUp)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  proc.stdout.pause()
+  const closed = once(proc, 'close')
+  let stderr = ''
+  proc.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  let received = 0
+  proc.stdout.on('data', (chunk: Buffer) => {
+    received += chunk.length
+  })
+  proc.stdout.resume()
+  const [code] = await closed
+  return { code, received, report: JSON.parse(stderr) as Record<string, unknown> }
+}
+
+describe('a piped stdout', () => {
+  it('is non-blocking in Node by default: once the pipe is full a write fails with EAGAIN', async () => {
+    const { code, report } = await run('false')
+    expect(code).toBe(0)
+    expect(report).toMatchObject({ made: false, error: 'EAGAIN' })
+    expect(report.written).toBeLessThan(BYTES)
+  })
+
+  it('blocks again after blockingStdout: the write waits for the reader and all of it arrives', async () => {
+    const { code, received, report } = await run('blockingStdout()')
+    expect(code).toBe(0)
+    expect(report).toEqual({ made: true, written: BYTES })
+    expect(received).toBe(BYTES)
+  })
+
+  it('blocks once the services log destination is made for stdout', async () => {
+    const { received, report } = await run('(logDestination(), "destination")')
+    expect(report).toEqual({ made: 'destination', written: BYTES })
+    expect(received).toBe(BYTES)
+  })
+})
+
+describe('blockingStdout', () => {
+  it('leaves a stdout that is not a pipe or socket alone (a file is always blocking)', async () => {
+    const file = openSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'r')
+    const proc = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { blockingStdout } = await import(${JSON.stringify(moduleUrl)}); process.stderr.write(String(blockingStdout()))`,
+      ],
+      // stdout on a file (opened read-only: nothing is written to it)
+      { stdio: ['ignore', file, 'pipe'] },
+    )
+    closeSync(file)
+    let stderr = ''
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    await once(proc, 'close')
+    expect(stderr).toBe('false')
+  })
+})
