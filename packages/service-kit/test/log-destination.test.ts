@@ -85,7 +85,7 @@ describe('blockingStdout', () => {
     )
     closeSync(file)
     let stderr = ''
-    proc.stderr.on('data', (chunk: Buffer) => {
+    proc.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
     })
     await once(proc, 'close')
