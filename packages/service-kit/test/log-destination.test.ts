@@ -27,24 +27,31 @@ const child = (setUp: string) => `
   }
 `
 
-/** Runs the child, reading its stdout only once it has been waiting 300 ms. */
-async function run(setUp: string) {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', child(setUp)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** Runs `code` as an ES module in a child process with `stdout`; its stderr, once it has closed. */
+function spawnModule(code: string, stdout: 'pipe' | number) {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    stdio: ['ignore', stdout, 'pipe'],
   })
-  proc.stdout.pause()
   const closed = once(proc, 'close')
   let stderr = ''
-  proc.stderr.on('data', (chunk: Buffer) => {
+  proc.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
+  return { proc, done: closed.then(([code]) => ({ code: code as number | null, stderr })) }
+}
+
+/** Runs the child, reading its stdout only once it has been waiting 300 ms. */
+async function run(setUp: string) {
+  const { proc, done } = spawnModule(child(setUp), 'pipe')
+  const stdout = proc.stdout as NonNullable<typeof proc.stdout>
+  stdout.pause()
   await new Promise((resolve) => setTimeout(resolve, 300))
   let received = 0
-  proc.stdout.on('data', (chunk: Buffer) => {
+  stdout.on('data', (chunk: Buffer) => {
     received += chunk.length
   })
-  proc.stdout.resume()
-  const [code] = await closed
+  stdout.resume()
+  const { code, stderr } = await done
   return { code, received, report: JSON.parse(stderr) as Record<string, unknown> }
 }
 
@@ -73,22 +80,13 @@ describe('a piped stdout', () => {
 describe('blockingStdout', () => {
   it('leaves a stdout that is not a pipe or socket alone (a file is always blocking)', async () => {
     const file = openSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'r')
-    const proc = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const { blockingStdout } = await import(${JSON.stringify(moduleUrl)}); process.stderr.write(String(blockingStdout()))`,
-      ],
-      // stdout on a file (opened read-only: nothing is written to it)
-      { stdio: ['ignore', file, 'pipe'] },
+    // stdout on a file (opened read-only: nothing is written to it)
+    const { done } = spawnModule(
+      `const { blockingStdout } = await import(${JSON.stringify(moduleUrl)}); process.stderr.write(String(blockingStdout()))`,
+      file,
     )
     closeSync(file)
-    let stderr = ''
-    proc.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    await once(proc, 'close')
+    const { stderr } = await done
     expect(stderr).toBe('false')
   })
 })
