@@ -21,8 +21,10 @@ WORKDIR /repo
 # Only the app and the workspace packages both apps depend on (pnpm installs a filtered subset
 # of the lockfile; the other projects' manifests are not needed). A new workspace dependency of
 # an app must be added here and below.
-# .pnpmfile.cjs: the lockfile records its checksum, so a frozen install needs it.
+# .pnpmfile.cjs: the lockfile records its checksum, so a frozen install needs it; patches/: the
+# dependencies' fixes pnpm-workspace.yaml lists (applied at install).
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc .pnpmfile.cjs ./
+COPY patches patches
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/service-kit/package.json packages/service-kit/
 COPY apps/${APP}/package.json apps/${APP}/
