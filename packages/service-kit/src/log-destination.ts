@@ -28,11 +28,11 @@ export function blockingStdout(): boolean {
  * The services' log destination: stdout (or `fd`), written synchronously in 4 KB batches.
  * A `write(2)` per access-log line would cost more than the request; batched, lines are written
  * about 15 at a time, at least every 250 ms, and at exit (`flushSync`). Synchronous: sonic-boom's
- * asynchronous mode measured 0.6-2.0 µs dearer per request (it re-measured its growing buffer on
- * every line while a write was out, before patches/sonic-boom@4.2.1.patch) and tripled the p99
- * (bench/README.md, "The access log at info"). sonic-boom as patched measures the batch only
- * when it may pass `maxWrite` (bench/README.md, "sonic-boom's batch"). A log reader that stops reading makes the process wait for it (as pino's default does)
- * rather than keep lines in the heap without a bound; see blockingStdout for how long.
+ * asynchronous mode measured 0.6-2.0 µs dearer per request and tripled the p99 (bench/README.md,
+ * "The access log at info"; measured before patches/sonic-boom@4.2.1.patch, which stops it
+ * re-measuring its batch on every line, "sonic-boom's batch"). A log reader that stops reading
+ * makes the process wait for it (as pino's default does) rather than keep lines in the heap
+ * without a bound; see blockingStdout for how long.
  */
 export function logDestination(fd?: number): DestinationStream & { flushSync(): void } {
   if (fd === undefined || fd === 1) blockingStdout()
