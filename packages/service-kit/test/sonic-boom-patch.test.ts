@@ -30,7 +30,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true })
 })
 
-/** Upstream 4.2.1's chunking: a line starts a new chunk when the last one plus it passes maxWrite. */
+/** Upstream 4.2.1's chunking: a line starts a new chunk when the last plus it passes maxWrite. */
 function upstreamChunks(lines: string[], maxWrite: number): string[] {
   const chunks: string[] = []
   for (const line of lines) {
