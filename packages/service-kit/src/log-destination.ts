@@ -24,15 +24,20 @@ export function blockingStdout(): boolean {
   return handle?.setBlocking?.(true) === 0
 }
 
+/** The bytes of log lines kept before one `write(2)` (about 70 access lines). */
+export const BATCH_BYTES = 16_000
+
 /**
- * The services' log destination: stdout (or `fd`), written synchronously in 4 KB batches.
- * A `write(2)` per access-log line would cost more than the request; batched, lines are written
- * about 15 at a time, at least every 250 ms, and at exit (`flushSync`). Synchronous: sonic-boom's
- * asynchronous mode measured 0.6-2.0 µs dearer per request and tripled the p99 (bench/README.md,
- * "The access log at info"; measured before patches/sonic-boom@4.2.1.patch, which stops it
- * re-measuring its batch on every line, "sonic-boom's batch"). A log reader that stops reading
- * makes the process wait for it (as pino's default does) rather than keep lines in the heap
- * without a bound; see blockingStdout for how long.
+ * The services' log destination: stdout (or `fd`), written synchronously in batches of
+ * BATCH_BYTES. A `write(2)` per access-log line would cost more than the request; batched, lines
+ * are written about 70 at a time, at least every 250 ms, and at exit (`flushSync`). 16 KB rather
+ * than 4 KB since patches/sonic-boom@4.2.1.patch made a line's cost independent of its batch's
+ * size: the batches' `write(2)` to a pipe went from about 1.2 to 0.5 µs a request
+ * (bench/README.md, "Log batches of 16 KB"). Synchronous: sonic-boom's asynchronous mode measured
+ * 0.6-2.0 µs dearer per request and tripled the p99 (bench/README.md, "The access log at info",
+ * measured before the patch). A log reader that stops reading makes the process wait for it (as
+ * pino's default does) rather than keep lines in the heap without a bound; see blockingStdout for
+ * how long.
  */
 export function logDestination(fd?: number): DestinationStream & { flushSync(): void } {
   if (fd === undefined || fd === 1) blockingStdout()
@@ -40,7 +45,9 @@ export function logDestination(fd?: number): DestinationStream & { flushSync(): 
     dest: fd,
     // Stryker disable next-line BooleanLiteral: when lines are written (now, or in the thread pool), not which
     sync: true,
-    minLength: 4096,
+    // One write(2) takes at most 64 KB (a pipe's buffer), a batch and a long line after it.
+    minLength: BATCH_BYTES,
+    maxWrite: 65_536,
     periodicFlush: 250,
   })
 }

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { BATCH_BYTES, logDestination } from '../src/log-destination.js'
 
 // A child process with a pipe on stdout, as under Docker or a log collector: its reader (this
 // test) waits before reading, so the pipe fills. The child writes 1 MB to stdout in one
@@ -88,5 +91,52 @@ describe('blockingStdout', () => {
     closeSync(file)
     const { stderr } = await done
     expect(stderr).toBe('false')
+  })
+})
+
+describe('logDestination', () => {
+  /** A destination on a file of its own, and what the file holds so far. */
+  function onFile() {
+    const dir = mkdtempSync(join(tmpdir(), 'log-destination-'))
+    const path = join(dir, 'log')
+    const destination = logDestination(openSync(path, 'w'))
+    return {
+      destination,
+      written: () => readFileSync(path, 'utf8'),
+      /** Ends the destination (its periodic flush and its descriptor) and removes the file. */
+      close: async () => {
+        const stream = destination as unknown as NodeJS.EventEmitter & { end(): void }
+        const closed = once(stream, 'close')
+        stream.end()
+        await closed
+        rmSync(dir, { recursive: true })
+      },
+    }
+  }
+  const line = (i: number) => `${JSON.stringify({ i, msg: 'x'.repeat(200) })}\n`
+
+  it('keeps lines until a batch of BATCH_BYTES is full, then writes it whole and in order', async () => {
+    const log = onFile()
+    const lines: string[] = []
+    let i = 0
+    while (lines.join('').length + line(i).length < BATCH_BYTES) lines.push(line(i++))
+    for (const each of lines) log.destination.write(each)
+    expect(log.written()).toBe('')
+    lines.push(line(i))
+    log.destination.write(line(i))
+    expect(log.written()).toBe(lines.join(''))
+    await log.close()
+  })
+
+  it('writes a lone line within 250 ms, and what is left at flushSync', async () => {
+    const log = onFile()
+    log.destination.write(line(1))
+    expect(log.written()).toBe('')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(log.written()).toBe(line(1))
+    log.destination.write(line(2))
+    log.destination.flushSync()
+    expect(log.written()).toBe(line(1) + line(2))
+    await log.close()
   })
 })
