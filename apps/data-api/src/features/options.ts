@@ -84,23 +84,61 @@ export function expectation(schema: TSchema): string {
   }
 }
 
+/** Unknown options named in a message at most; a body may carry hundreds of thousands. */
+export const UNKNOWN_OPTIONS_NAMED = 5
+
+/**
+ * The first names in `options` that are not options of the feature (at most
+ * UNKNOWN_OPTIONS_NAMED, and whether there are more). It stops at the first ones: a hostile
+ * body's options with 120,000 names cost 50-120 ms each to copy, check and explain (the
+ * schema's check and error list walk every name), all on the event loop.
+ */
+function unknownOptions(entry: Entry, options: Record<string, unknown>) {
+  const names: string[] = []
+  for (const name in options) {
+    if (Object.hasOwn(entry.properties, name)) continue
+    if (names.length === UNKNOWN_OPTIONS_NAMED) return { names, more: true }
+    names.push(name)
+  }
+  return { names, more: false }
+}
+
+/**
+ * The first option that is a list longer than its schema's `maxItems`. Checked before the
+ * schema: its `uniqueItems` compares every pair of items, and 200,000 items took four minutes of
+ * the event loop, in the check and again in the error list.
+ */
+function overlongList(entry: Entry, options: Record<string, unknown>): string | undefined {
+  for (const name of entry.optionNames) {
+    const maxItems = (entry.properties[name] as { maxItems?: unknown }).maxItems
+    const value = options[name]
+    if (typeof maxItems === 'number' && Array.isArray(value) && value.length > maxItems) return name
+  }
+  return undefined
+}
+
+function unknownMessage(feature: FeatureName, entry: Entry, names: string[], more: boolean) {
+  // JSON-quoted and clipped to 40 characters: a name can be as long as the body.
+  const named = names.map(preview).join(', ')
+  const plural = names.length > 1 ? 's' : ''
+  const unknown = `Unknown option${plural} ${named}${more ? ' and more' : ''} for the ${feature} feature.`
+  return entry.optionNames.length === 0
+    ? `${unknown} The ${feature} feature takes no options besides "feature".`
+    : `${unknown} Its options are: ${list(entry.optionNames)}.`
+}
+
+function optionMessage(feature: FeatureName, schema: TSchema, key: string, value: unknown) {
+  return `Option "${key}" of the ${feature} feature must be ${expectation(schema)}; got ${preview(value)}.`
+}
+
 function explain(feature: FeatureName, entry: Entry, options: unknown): string {
   const errors = entry.validator.Errors(options)
-  const extra = errors.find((error) => error.keyword === 'additionalProperties')
-  if (extra && 'additionalProperties' in extra.params) {
-    const names = extra.params.additionalProperties
-    const unknown = `Unknown option${names.length > 1 ? 's' : ''} ${names.map((name) => `"${name}"`).join(', ')} for the ${feature} feature.`
-    return entry.optionNames.length === 0
-      ? `${unknown} The ${feature} feature takes no options besides "feature".`
-      : `${unknown} Its options are: ${list(entry.optionNames)}.`
-  }
   for (const error of errors) {
     const key = error.instancePath.split('/')[1]
     if (key === undefined || key === '') continue
     const schema = entry.properties[key]
     if (schema === undefined) continue
-    const value = (options as Record<string, unknown>)[key]
-    return `Option "${key}" of the ${feature} feature must be ${expectation(schema)}; got ${preview(value)}.`
+    return optionMessage(feature, schema, key, (options as Record<string, unknown>)[key])
   }
   const first = errors[0]
   return `Invalid options for the ${feature} feature${first ? `: ${first.message}` : ''}.`
@@ -127,6 +165,15 @@ export function validateOptions<F extends FeatureName>(
   }
   if (rawOptions !== undefined && rawOptions !== null && !isPlainObject(rawOptions)) {
     throw new FeatureOptionsError('options must be an object such as { "feature": "stats" }.')
+  }
+  if (rawOptions) {
+    const { names, more } = unknownOptions(entry, rawOptions)
+    if (names.length > 0) throw new FeatureOptionsError(unknownMessage(feature, entry, names, more))
+    const long = overlongList(entry, rawOptions)
+    if (long !== undefined) {
+      const schema = entry.properties[long] as TSchema
+      throw new FeatureOptionsError(optionMessage(feature, schema, long, rawOptions[long]))
+    }
   }
   const options: Record<string, unknown> = { ...(rawOptions ?? {}) }
   if (options.feature === undefined) options.feature = feature

@@ -95,6 +95,20 @@ describe('400: invalid bodies, counted', () => {
     expect(await used(freeKey)).toBe(before + 2)
   })
 
+  it('thousands of unknown options: the first five named, the answer short', async () => {
+    const options: Record<string, unknown> = { feature: 'stats' }
+    for (let i = 0; i < 5_000; i++) options[`k${i}`] = i
+    const before = await used(freeKey)
+    const res = await callData(t.app, freeKey, { data: 'x', options })
+    const problem = expectProblem(res, 400, 'INVALID_REQUEST')
+    expect(problem.detail).toBe(
+      'Unknown options "k0", "k1", "k2", "k3", "k4" and more for the stats feature. ' +
+        'The stats feature takes no options besides "feature".',
+    )
+    expect(res.body.length).toBeLessThan(1_000)
+    expect(await used(freeKey)).toBe(before + 2)
+  })
+
   it('unknown feature lists the allowed ones', async () => {
     const res = await callData(t.app, freeKey, { data: 'x', options: { feature: 'translate' } })
     const problem = expectProblem(res, 400, 'UNKNOWN_FEATURE')

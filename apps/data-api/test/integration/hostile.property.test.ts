@@ -91,6 +91,25 @@ describe('hostile requests to data-api', () => {
     expect([...seen]).toEqual(expect.arrayContaining([200, 400, 401, 404, 405, 415]))
   }, 180_000)
 
+  it('refuse options built to be slow to check with a short 400 (lists, unknown names)', async () => {
+    const post = (options: Record<string, unknown>) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/data`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: 'Mail a@b.example.', options }),
+      })
+    // 20,000 kinds: checking that they are distinct took seconds of the event loop (200,000:
+    // four minutes); refused from its length.
+    const kinds = await post({ feature: 'redact', kinds: Array(20_000).fill('ips') })
+    expect(kinds.status).toBe(400)
+    expect((await kinds.json()).detail).toMatch(/^Option "kinds" of the redact feature must be/)
+    const names: Record<string, unknown> = { feature: 'redact' }
+    for (let i = 0; i < 50_000; i++) names[`n${i}`] = i
+    const unknown = await post(names)
+    expect(unknown.status).toBe(400)
+    expect((await unknown.text()).length).toBeLessThan(1_000)
+  })
+
   it('never answer 5xx on the pages, and store nothing for a refused form', async () => {
     const count = async () =>
       (

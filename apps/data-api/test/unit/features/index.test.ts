@@ -2,6 +2,7 @@ import { FEATURE_RESULTS, FEATURES, type FeatureName } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { FeatureOptionsError, loadAllFeatures, runFeature } from '../../../src/features/index.js'
+import { UNKNOWN_OPTIONS_NAMED } from '../../../src/features/options.js'
 
 const TEXT =
   'Barack Obama visited Paris with executives from Microsoft. I love this city, it is wonderful! ' +
@@ -44,6 +45,26 @@ describe('runFeature', () => {
     )
   })
 
+  it('names the first unknown options only, however many a body carries', () => {
+    expect(optionsError('keywords', { feature: 'keywords', a: 1, b: 2 })).toBe(
+      'Unknown options "a", "b" for the keywords feature. Its options are: limit.',
+    )
+    const many: Record<string, unknown> = { feature: 'stats' }
+    for (let i = 0; i < 120_000; i++) many[`k${i}`] = i
+    expect(optionsError('stats', many)).toBe(
+      `Unknown options ${[0, 1, 2, 3, 4].map((i) => `"k${i}"`).join(', ')} and more for the stats feature. ` +
+        'The stats feature takes no options besides "feature".',
+    )
+    expect(UNKNOWN_OPTIONS_NAMED).toBe(5)
+  })
+
+  it('clips an unknown option’s name in the message', () => {
+    const message = optionsError('stats', { feature: 'stats', ['n'.repeat(100_000)]: 1 })
+    expect(message).toBe(
+      `Unknown option "${'n'.repeat(39)}… for the stats feature. The stats feature takes no options besides "feature".`,
+    )
+  })
+
   it('refuses an option of the wrong type, saying what it must be', () => {
     expect(optionsError('keywords', { feature: 'keywords', limit: '5' })).toBe(
       'Option "limit" of the keywords feature must be an integer from 1 to 50; got "5".',
@@ -64,6 +85,14 @@ describe('runFeature', () => {
     const message = optionsError(feature, { feature, ...extra })
     expect(message).toContain(`Option "${option}"`)
     expect(message).toMatch(/from \d+ to \d+/)
+  })
+
+  it('refuses more kinds than there are', () => {
+    expect(
+      optionsError('redact', { feature: 'redact', kinds: ['ips', 'ips', 'ips', 'ips', 'ips'] }),
+    ).toBe(
+      'Option "kinds" of the redact feature must be a non-empty list of distinct values among emails, phones, cards, ips; got ["ips","ips","ips","ips","ips"].',
+    )
   })
 
   it('refuses bad redact options', () => {

@@ -1,4 +1,4 @@
-import { FEATURES, type FeatureName } from '@repo/contracts'
+import { FEATURE_OPTIONS, FEATURES, type FeatureName } from '@repo/contracts'
 import type { TSchema } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { expectation, FeatureOptionsError, validateOptions } from '../../../src/features/options.js'
@@ -38,5 +38,42 @@ describe('validateOptions', () => {
 
   it('names its error class', () => {
     expect(new FeatureOptionsError('x').name).toBe('FeatureOptionsError')
+  })
+})
+
+describe('list options on hostile input', () => {
+  const lists = FEATURES.flatMap((feature) =>
+    Object.entries(
+      FEATURE_OPTIONS[feature].properties as unknown as Record<string, Record<string, unknown>>,
+    )
+      .filter(([, property]) => property.type === 'array')
+      .map(([name, property]) => [feature, name, property] as const),
+  )
+
+  it('every list option is bounded by maxItems (its uniqueItems check compares every pair)', () => {
+    expect(lists.length).toBeGreaterThan(0)
+    for (const [, , property] of lists) expect(property.maxItems).toBeTypeOf('number')
+  })
+
+  /** 200,000 items that count their reads, and throw past two reads each (a pairwise check). */
+  function countedList(item: unknown) {
+    let reads = 0
+    return new Proxy(Array(200_000).fill(item), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key) && ++reads > 400_000) {
+          throw new Error('the items were read again and again')
+        }
+        return Reflect.get(target, key, receiver)
+      },
+    })
+  }
+
+  it.each(lists)('refuses %s %s of 200,000 items reading each at most twice', (feature, name) => {
+    for (const item of ['ips', {}, [[]]]) {
+      const options = { feature, [name]: countedList(item) }
+      expect(() => validateOptions(feature, options)).toThrow(
+        new RegExp(`^Option "${name}" of the ${feature} feature must be `),
+      )
+    }
   })
 })
