@@ -26,12 +26,13 @@ const redis = new Redis({
 async function answered(name, args) {
   const command = new Command(name, args, { replyEncoding: 'utf8' })
   redis.sendCommand(command)
-  const timer = command._commandTimeoutTimer ?? command._blockingTimeoutTimer
+  const timers = { command: command._commandTimeoutTimer, blocking: command._blockingTimeoutTimer }
   const reply = await command.promise
+  const state = (timer) => (timer === undefined ? 'none' : timer._destroyed ? 'cleared' : 'pending')
   return {
     reply,
-    timerWasSet: timer !== undefined,
-    timerCleared: timer?._destroyed === true,
+    commandTimer: state(timers.command),
+    blockingTimer: state(timers.blocking),
     fieldsUndefined: command._commandTimeoutTimer === undefined && command._blockingTimeoutTimer === undefined,
     fastAfter: %HasFastProperties(command),
   }
@@ -63,16 +64,16 @@ describe('ioredis as patched', () => {
     const out = await runChild()
     expect(out.ping).toEqual({
       reply: 'PONG',
-      timerWasSet: true,
-      timerCleared: true,
+      commandTimer: 'cleared',
+      blockingTimer: 'none',
       fieldsUndefined: true,
       fastAfter: true,
     })
     // A blocking command's own timer (blockingTimeout) goes the same way.
     expect(out.blpop).toEqual({
       reply: null,
-      timerWasSet: true,
-      timerCleared: true,
+      commandTimer: 'cleared',
+      blockingTimer: 'cleared',
       fieldsUndefined: true,
       fastAfter: true,
     })

@@ -47,7 +47,13 @@ const ENTRIES = Object.fromEntries(
 const list = (values: readonly unknown[]) => values.map((value) => String(value)).join(', ')
 
 function preview(value: unknown): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value)
+  let text: string
+  try {
+    text = value === undefined ? 'undefined' : JSON.stringify(value)
+  } catch {
+    // A list nested 100,000 deep parses (JSON.parse does not recurse) but overflows the stack here.
+    return 'a value nested too deeply to show'
+  }
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
 }
 
@@ -89,9 +95,9 @@ export const UNKNOWN_OPTIONS_NAMED = 5
 
 /**
  * The first names in `options` that are not options of the feature (at most
- * UNKNOWN_OPTIONS_NAMED, and whether there are more). It stops at the first ones: a hostile
- * body's options with 120,000 names cost 50-120 ms each to copy, check and explain (the
- * schema's check and error list walk every name), all on the event loop.
+ * UNKNOWN_OPTIONS_NAMED, and whether there are more). It stops at the first ones: options
+ * with 120,000 names cost about 350 ms a body to copy, check and explain (the schema's check and
+ * error list walk every name), all on the event loop.
  */
 function unknownOptions(entry: Entry, options: Record<string, unknown>) {
   const names: string[] = []
@@ -104,15 +110,22 @@ function unknownOptions(entry: Entry, options: Record<string, unknown>) {
 }
 
 /**
- * The first option that is a list longer than its schema's `maxItems`. Checked before the
- * schema: its `uniqueItems` compares every pair of items, and 200,000 items took four minutes of
- * the event loop, in the check and again in the error list.
+ * The first option whose value no schema's check should see: a list longer than its schema's
+ * `maxItems`, or a list or object holding a list or object (no option takes one). TypeBox's
+ * error for `uniqueItems` copies its list of duplicates once per duplicate: 200,000 equal `kinds`
+ * took four minutes of the event loop to explain (200,000 distinct ones 0.3 s). And the check,
+ * the error list and a message's preview recurse: a value nested 100,000 deep overflowed the
+ * stack, a 500. Linear in the options' own members; nothing nested is walked.
  */
-function overlongList(entry: Entry, options: Record<string, unknown>): string | undefined {
+function misshapenOption(entry: Entry, options: Record<string, unknown>): string | undefined {
   for (const name of entry.optionNames) {
-    const maxItems = (entry.properties[name] as { maxItems?: unknown }).maxItems
     const value = options[name]
+    if (typeof value !== 'object' || value === null) continue
+    const maxItems = (entry.properties[name] as { maxItems?: unknown }).maxItems
     if (typeof maxItems === 'number' && Array.isArray(value) && value.length > maxItems) return name
+    for (const item of Object.values(value)) {
+      if (typeof item === 'object' && item !== null) return name
+    }
   }
   return undefined
 }
@@ -169,10 +182,12 @@ export function validateOptions<F extends FeatureName>(
   if (rawOptions) {
     const { names, more } = unknownOptions(entry, rawOptions)
     if (names.length > 0) throw new FeatureOptionsError(unknownMessage(feature, entry, names, more))
-    const long = overlongList(entry, rawOptions)
-    if (long !== undefined) {
-      const schema = entry.properties[long] as TSchema
-      throw new FeatureOptionsError(optionMessage(feature, schema, long, rawOptions[long]))
+    const misshapen = misshapenOption(entry, rawOptions)
+    if (misshapen !== undefined) {
+      const schema = entry.properties[misshapen] as TSchema
+      throw new FeatureOptionsError(
+        optionMessage(feature, schema, misshapen, rawOptions[misshapen]),
+      )
     }
   }
   const options: Record<string, unknown> = { ...(rawOptions ?? {}) }

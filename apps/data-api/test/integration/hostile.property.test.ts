@@ -91,18 +91,26 @@ describe('hostile requests to data-api', () => {
     expect([...seen]).toEqual(expect.arrayContaining([200, 400, 401, 404, 405, 415]))
   }, 180_000)
 
-  it('refuse options built to be slow to check with a short 400 (lists, unknown names)', async () => {
-    const post = (options: Record<string, unknown>) =>
+  it('refuse options built to be slow or deep to check with a short 400', async () => {
+    /** POSTs `options` (or their JSON, already written) with a short text. */
+    const post = (options: Record<string, unknown> | string) =>
       fetch(`http://127.0.0.1:${port}/api/v1/data`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ data: 'Mail a@b.example.', options }),
+        body: `{"data":"Mail a@b.example.","options":${typeof options === 'string' ? options : JSON.stringify(options)}}`,
       })
-    // 20,000 kinds: checking that they are distinct took seconds of the event loop (200,000:
-    // four minutes); refused from its length.
+    // 20,000 equal kinds: explaining that they are not distinct took seconds of the event loop
+    // (200,000: four minutes); refused from its length.
     const kinds = await post({ feature: 'redact', kinds: Array(20_000).fill('ips') })
     expect(kinds.status).toBe(400)
     expect((await kinds.json()).detail).toMatch(/^Option "kinds" of the redact feature must be/)
+    // A list 100,000 deep parses, and overflowed the stack in the check (a 500).
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    const nested = await post(`{"feature":"redact","mask":${deep}}`)
+    expect(nested.status).toBe(400)
+    expect((await nested.json()).detail).toBe(
+      'Option "mask" of the redact feature must be a single character other than a space; got a value nested too deeply to show.',
+    )
     const names: Record<string, unknown> = { feature: 'redact' }
     for (let i = 0; i < 50_000; i++) names[`n${i}`] = i
     const unknown = await post(names)

@@ -41,21 +41,28 @@ describe('validateOptions', () => {
   })
 })
 
-describe('list options on hostile input', () => {
-  const lists = FEATURES.flatMap((feature) =>
+describe('options built to be slow or deep', () => {
+  const options = FEATURES.flatMap((feature) =>
     Object.entries(
       FEATURE_OPTIONS[feature].properties as unknown as Record<string, Record<string, unknown>>,
     )
-      .filter(([, property]) => property.type === 'array')
+      .filter(([name]) => name !== 'feature')
       .map(([name, property]) => [feature, name, property] as const),
   )
+  const lists = options.filter(([, , property]) => property.type === 'array')
 
-  it('every list option is bounded by maxItems (its uniqueItems check compares every pair)', () => {
+  it('every option is a scalar or a list of scalars, and every list has a maxItems', () => {
     expect(lists.length).toBeGreaterThan(0)
+    for (const [, , property] of options) {
+      const items = property.items as Record<string, unknown> | undefined
+      const scalar = (schema: Record<string, unknown> | undefined) =>
+        schema !== undefined && schema.type !== 'object' && schema.type !== 'array'
+      expect(property.type === 'array' ? scalar(items) : scalar(property)).toBe(true)
+    }
     for (const [, , property] of lists) expect(property.maxItems).toBeTypeOf('number')
   })
 
-  /** 200,000 items that count their reads, and throw past two reads each (a pairwise check). */
+  /** 200,000 items that count their reads, and throw past two reads each. */
   function countedList(item: unknown) {
     let reads = 0
     return new Proxy(Array(200_000).fill(item), {
@@ -68,12 +75,26 @@ describe('list options on hostile input', () => {
     })
   }
 
+  // TypeBox's error for uniqueItems copies its list of duplicates once per duplicate.
   it.each(lists)('refuses %s %s of 200,000 items reading each at most twice', (feature, name) => {
     for (const item of ['ips', {}, [[]]]) {
-      const options = { feature, [name]: countedList(item) }
-      expect(() => validateOptions(feature, options)).toThrow(
+      const given = { feature, [name]: countedList(item) }
+      expect(() => validateOptions(feature, given)).toThrow(
         new RegExp(`^Option "${name}" of the ${feature} feature must be `),
       )
     }
   })
+
+  // JSON.parse takes any depth; a recursive check, error list or preview overflowed the stack.
+  const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)
+  it.each(options)(
+    'refuses %s %s holding a value 100,000 deep with a 400’s message',
+    (feature, name) => {
+      for (const value of [deep, [deep], { a: deep }]) {
+        expect(() => validateOptions(feature, { feature, [name]: value })).toThrow(
+          new RegExp(`^Option "${name}" of the ${feature} feature must be .*; got `),
+        )
+      }
+    },
+  )
 })
