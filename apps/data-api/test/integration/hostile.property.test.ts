@@ -111,6 +111,21 @@ describe('hostile requests to data-api', () => {
     expect((await nested.json()).detail).toBe(
       'Option "mask" of the redact feature must be a single character other than a space; got a value nested too deeply to show.',
     )
+    for (const body of [
+      `{"feature":${deep}}`,
+      `{"feature":"stats","x":${deep}}`,
+      `{"feature":"keywords","limit":{"a":${deep}}}`,
+    ]) {
+      expect((await post(body)).status, body.slice(0, 40)).toBe(400)
+    }
+    for (const raw of [deep, `{"data":${deep},"options":{"feature":"stats"}}`]) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/data`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: raw,
+      })
+      expect(res.status, raw.slice(0, 40)).toBe(400)
+    }
     const names: Record<string, unknown> = { feature: 'redact' }
     for (let i = 0; i < 50_000; i++) names[`n${i}`] = i
     const unknown = await post(names)
