@@ -135,7 +135,7 @@ export async function runHeavy({ progress }) {
       JSON.stringify({ data: texts[text], options: { feature } }),
     )
     progress(`heavy: ${REQUESTS.length} parallel requests; /health every ${PROBE.intervalMs} ms`)
-    const requestsRss = sampleRss(service.pid)
+    rss.mark()
     const probe = await probeHealth(service.url)
     const started = performance.now()
     const answers = await Promise.all(
@@ -143,8 +143,7 @@ export async function runHeavy({ progress }) {
     )
     const wallMs = performance.now() - started
     const { probes, skipped } = await probe.stop()
-    const memory = requestsRss.stop()
-    const pass = rss.stop()
+    const memory = rss.stop()
     const requests = REQUESTS.map((r, i) => ({
       label: r.text === 'english' ? r.feature : `${r.feature} (${r.text})`,
       ...r,
@@ -173,8 +172,8 @@ export async function runHeavy({ progress }) {
       wallMs,
       requests,
       health,
-      peakRssMb: memory.peakRssMb,
-      passPeakRssMb: pass.peakRssMb,
+      peakRssMb: memory.peakSinceMarkMb,
+      passPeakRssMb: memory.peakRssMb,
       hwmMb: memory.hwmMb,
       ...verdict(requests, health, service.handle.exitCode),
     }

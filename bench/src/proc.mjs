@@ -53,23 +53,38 @@ export function hostHugePages() {
   return { totalMb: total * pageMb, takenMb: taken * pageMb }
 }
 
-/** Samples VmRSS every `everyMs`; stop() returns { peakRssMb, hwmMb, samples }. */
+/**
+ * Samples VmRSS every `everyMs`; stop() returns { peakRssMb, peakSinceMarkMb, hwmMb, samples }
+ * (peakSinceMarkMb: the peak since the last mark(), or since the start without one).
+ */
 export function sampleRss(pid, everyMs = 100) {
   let peak = 0
+  let peakSinceMark = 0
   let samples = 0
   const sample = () => {
     const memory = memoryOf(pid)
     if (!memory) return
     samples += 1
     peak = Math.max(peak, memory.rssMb)
+    peakSinceMark = Math.max(peakSinceMark, memory.rssMb)
   }
   sample()
   const timer = setInterval(sample, everyMs)
   return {
+    /** Starts a second peak from now (stop() reports it as peakSinceMarkMb), sampled at once. */
+    mark() {
+      peakSinceMark = 0
+      sample()
+    },
     stop() {
       clearInterval(timer)
       sample()
-      return { peakRssMb: peak, hwmMb: memoryOf(pid)?.hwmMb, samples }
+      return {
+        peakRssMb: peak,
+        peakSinceMarkMb: peakSinceMark,
+        hwmMb: memoryOf(pid)?.hwmMb,
+        samples,
+      }
     },
   }
 }

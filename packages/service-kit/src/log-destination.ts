@@ -33,11 +33,11 @@ export const BATCH_BYTES = 16_000
  * are written about 70 at a time, at least every 250 ms, and at exit (`flushSync`). 16 KB rather
  * than 4 KB since patches/sonic-boom@4.2.1.patch made a line's cost independent of its batch's
  * size: the batches' `write(2)` to a pipe went from 5-6 % of a service's busy CPU to 2.6-3.8 %,
- * 0.5-0.8 µs a request (bench/README.md, "Log batches of 16 KB"). Synchronous: sonic-boom's asynchronous mode measured
- * 0.6-2.0 µs dearer per request and tripled the p99 (bench/README.md, "The access log at info",
- * measured before the patch). A log reader that stops reading makes the process wait for it (as
- * pino's default does) rather than keep lines in the heap without a bound; see blockingStdout for
- * how long.
+ * 0.5-0.8 µs a request (bench/README.md, "Log batches of 16 KB"). Synchronous: sonic-boom's
+ * asynchronous mode measured 0.6-2.0 µs dearer per request and tripled the p99 (bench/README.md,
+ * "The access log at info", measured before the patch). A log reader that stops reading makes the
+ * process wait for it (as pino's default does) rather than keep lines in the heap without a
+ * bound; see blockingStdout for how long.
  */
 export function logDestination(fd?: number): DestinationStream & { flushSync(): void } {
   if (fd === undefined || fd === 1) blockingStdout()
