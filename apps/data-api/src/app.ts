@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { platformPlugin, sharedCounterStore } from '@repo/service-kit'
+import { addressKey, platformPlugin, sharedCounterStore } from '@repo/service-kit'
 import { OPEN_API } from './api-description.js'
 import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
@@ -45,6 +45,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
   // hit by hit, shared by replicas; in memory per instance while Redis is down.
   await fastify.register(rateLimit, {
     global: false,
+    keyGenerator: (request) => addressKey(request.ip),
     store: sharedCounterStore(fastify.redis, {
       nameSpace: 'data-api:auth-rl:',
       maxLease: 1,

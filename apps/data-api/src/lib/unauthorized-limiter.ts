@@ -1,5 +1,4 @@
-import { normalizeIP } from '@fastify/rate-limit'
-import { boundedCache } from '@repo/service-kit'
+import { addressKey, boundedCache } from '@repo/service-kit'
 import type { WindowCounter } from './window-counter.js'
 
 /**
@@ -19,7 +18,7 @@ export class UnauthorizedLimiter {
   /** Seconds before this address may try again, or 0 (memory only: the hot path). */
   wait(ip: string): number {
     if (this.blockedUntil.size === 0) return 0
-    const until = this.blockedUntil.get(normalizeIP(ip, 64))
+    const until = this.blockedUntil.get(addressKey(ip))
     if (until === undefined) return 0
     const ms = until - Date.now()
     return ms > 0 ? Math.ceil(ms / 1000) : 0
@@ -27,7 +26,7 @@ export class UnauthorizedLimiter {
 
   /** A request from this address was answered 401. */
   async refused(ip: string): Promise<void> {
-    const address = normalizeIP(ip, 64)
+    const address = addressKey(ip)
     const { hits, ttl } = await this.counter.hit(address)
     if (hits >= this.max) this.blockedUntil.set(address, Date.now() + ttl * 1000)
   }
