@@ -45,7 +45,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
   // hit by hit, shared by replicas; in memory per instance while Redis is down.
   await fastify.register(rateLimit, {
     global: false,
-    keyGenerator: (request) => addressKey(request.ip),
+    keyGenerator: (request) => addressKey(request.clientAddress),
     store: sharedCounterStore(fastify.redis, {
       nameSpace: 'data-api:auth-rl:',
       maxLease: 1,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { describe, expect, it, vi } from 'vitest'
 import { fastifyOptions } from '../src/fastify-options.js'
+import clientAddressPlugin from '../src/plugins/client-address.js'
 import requestLogPlugin, { type RequestLogOptions } from '../src/plugins/request-log.js'
 import responsePipeline from '../src/plugins/response-pipeline.js'
 import { logLines } from './support/log-lines.js'
@@ -18,6 +19,7 @@ async function appLogging(level: string, opts: RequestLogOptions = {}) {
     fastifyOptions({ LOG_LEVEL: level as 'info', TRUST_PROXY: '' }, { logStream: log.stream }),
   )
   await app.register(responsePipeline)
+  await app.register(clientAddressPlugin)
   await app.register(requestLogPlugin, opts)
   app.get('/items/:id', async () => 'ok')
   app.get('/slow', async () => {

@@ -91,7 +91,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
     let identity: KeyIdentity | undefined =
       key === undefined ? undefined : fastify.keyCache.peek(key)
     if (identity === undefined) {
-      const wait = fastify.unauthorizedLimiter.wait(request.ip)
+      const wait = fastify.unauthorizedLimiter.wait(request.clientAddress)
       if (wait > 0) {
         throw new HttpProblem(
           'RATE_LIMITED',
@@ -103,7 +103,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
         identity = await identifyUnknown(header, key)
       } catch (error) {
         if (error instanceof HttpProblem && error.code === 'UNAUTHORIZED') {
-          await fastify.unauthorizedLimiter.refused(request.ip)
+          await fastify.unauthorizedLimiter.refused(request.clientAddress)
         }
         throw error
       }
@@ -111,7 +111,7 @@ const apiKeyAuth: FastifyPluginAsync = async (fastify) => {
 
     // Cached identities carry their expiry: checked on every request, on every instance.
     if (identity.expiresAtMs !== null && identity.expiresAtMs <= fastify.clock().getTime()) {
-      await fastify.unauthorizedLimiter.refused(request.ip)
+      await fastify.unauthorizedLimiter.refused(request.clientAddress)
       throw keyExpired(identity.expiresAtMs)
     }
 

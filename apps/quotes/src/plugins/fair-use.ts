@@ -26,7 +26,7 @@ const fairUse: FastifyPluginAsync<FairUseOptions> = async (fastify, opts) => {
     max: opts.max,
     timeWindow: opts.windowMs,
     // The plugin's own key (IPv6 per /64), made once per address instead of once per request.
-    keyGenerator: (request) => addressKey(request.ip),
+    keyGenerator: (request) => addressKey(request.clientAddress),
     store: sharedCounterStore(fastify.redis, {
       nameSpace: 'quotes:rl:',
       maxLease: 64,
@@ -50,5 +50,5 @@ const fairUse: FastifyPluginAsync<FairUseOptions> = async (fastify, opts) => {
 export default fp(fairUse, {
   name: 'fair-use',
   fastify: '5.x',
-  dependencies: ['redis', 'service-metrics'],
+  dependencies: ['redis', 'service-metrics', 'client-address'],
 })

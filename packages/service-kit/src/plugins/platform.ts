@@ -4,6 +4,7 @@ import { Problem } from '@repo/contracts'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { BaseConfig } from '../config.js'
+import clientAddressPlugin from './client-address.js'
 import healthPlugin, { type ReadinessCheck } from './health.js'
 import metricsPlugin from './metrics.js'
 import openApiPlugin, { type OpenApiPluginOptions } from './openapi.js'
@@ -47,13 +48,14 @@ export interface PlatformOptions {
 }
 
 /**
- * What every service stands on, in a fixed order: the response pipeline, response headers, metrics, the Postgres pool,
+ * What every service stands on, in a fixed order: the response pipeline, the client's address, response headers, metrics, the Postgres pool,
  * the Redis client, their metrics (build info, pool and connection state, problems by code), server-rendered pages, the OpenAPI document (before any route, so it sees
  * them all), the shared Problem schema and the /problems pages its `type`s point at, access logging and /health + /ready.
  */
 const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   const { config } = opts
   await fastify.register(responsePipeline)
+  await fastify.register(clientAddressPlugin)
   await fastify.register(responseHeadersPlugin)
   await fastify.register(metricsPlugin)
   await fastify.register(postgresPlugin, {
