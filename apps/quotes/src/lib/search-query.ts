@@ -88,9 +88,15 @@ export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_P
 /** A term whose key is at least this long is found by the 4-gram index (migration 30). */
 export const QUAD_LENGTH = 4
 
-/** The term as quote_search_key() normalizes it (letters and digits; other runs become 'ǂ'). */
+/**
+ * The term as quote_search_key() normalizes it (migrations 1700000000010 and 060): letters and
+ * digits kept, each apostrophe (' or ’) written 'ǂǁǂ', every other run of characters 'ǂ'.
+ */
 export function searchKey(term: string): string {
-  return term.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 'ǂ')
+  return term
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'’]+/gu, 'ǂ')
+    .replace(/['’]/g, 'ǂǁǂ')
 }
 
 /**
@@ -117,7 +123,7 @@ export function matchClause(
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
   const keyLength = word ? term.length + 2 : searchKey(term).length
   // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
-  // holds no wildcard: letters, digits and 'ǂ'), which only the trigram index needs.
+  // holds no wildcard: letters, digits, 'ǂ' and 'ǁ'), which only the trigram index needs.
   const contains = `strpos(s.words, ${key}) > 0`
   const words = !indexed
     ? contains

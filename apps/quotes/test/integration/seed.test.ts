@@ -129,7 +129,8 @@ describe('migrations and seeding', () => {
     await pool.query(
       "INSERT INTO quotes (num, quote, author, source) VALUES (20000002, 'Don''t PANIC!', 'D. Adams', 'synthetic')",
     )
-    expect(await words(20000002)).toBe('ǂdonǂtǂpanicǂǂǂdǂadamsǂ')
+    // The apostrophe has its own mark (migration 1700000000060).
+    expect(await words(20000002)).toBe('ǂdonǂǁǂtǂpanicǂǂǂdǂadamsǂ')
     await pool.query("UPDATE quotes SET quote = 'Keep calm' WHERE num = 20000002")
     expect(await words(20000002)).toBe('ǂkeepǂcalmǂǂdǂadamsǂ')
     await pool.query('DELETE FROM quotes WHERE num = 20000002')

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { QuoteStore } from '../../src/lib/quote-store.js'
+import { searchKey } from '../../src/lib/search-query.js'
+import { likePattern, termKind } from '../../src/lib/search-term.js'
+import { useSmallCorpus } from '../support/small-corpus.js'
+
+// Apostrophes in quote_search.words (migration 1700000000060): each is 'ǂǁǂ', so a term holding
+// one is narrowed by it, and every search still finds exactly what the quotes' text holds.
+
+const c = useSmallCorpus('apostrophes', { synthetic: 200 })
+
+const QUOTES = [
+  "It's the dogs' toys, isn’t it?",
+  "Rock 'n' roll 'til dawn.",
+  "Th' old man said 'twas so.",
+  'It s not the same, with or without the letters.',
+  "O'Brien's law: what can go wrong, won’t.",
+]
+
+/**
+ * What Postgres says matches the term in the quotes' own text, in id order: a whole word for a
+ * term of 1-2 letters or digits, else a substring.
+ */
+async function truth(term: string): Promise<number[]> {
+  const { rows } = await c.pool.query<{ num: number }>(
+    termKind(term) === 'word'
+      ? "SELECT num FROM quotes WHERE search_text ~ ('(^|[^[:alnum:]])' || lower($1) || '([^[:alnum:]]|$)') ORDER BY num"
+      : 'SELECT num FROM quotes WHERE search_text LIKE lower($1) ORDER BY num',
+    [termKind(term) === 'word' ? term : likePattern(term)],
+  )
+  return rows.map((row) => row.num)
+}
+
+async function addQuotes() {
+  await c.pool.query(
+    `INSERT INTO quotes (num, quote, author, source)
+     SELECT 100 + i, q, 'Flann O’Brien', 'synthetic' FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)
+     ON CONFLICT (num) DO NOTHING`,
+    [QUOTES],
+  )
+  await c.pool.query('ANALYZE quotes, quote_search')
+}
+
+describe('search terms with apostrophes', () => {
+  it('writes each apostrophe as ǂǁǂ in the words table, as searchKey writes a term', async () => {
+    const { rows } = await c.pool.query<{ words: string }>(
+      'SELECT quote_search_words($1, $2) AS words',
+      [QUOTES[0], 'Flann O’Brien'],
+    )
+    expect(rows[0]?.words).toBe('ǂitǂǁǂsǂtheǂdogsǂǁǂǂtoysǂisnǂǁǂtǂitǂǂǂflannǂoǂǁǂbrienǂ')
+    for (const term of ["it's", 'it’s', "th'", "'til", "dogs' toys", "''", "a, 'b", 'ßAB', 'x—y']) {
+      const key = await c.pool.query<{ key: string }>('SELECT quote_search_key($1) AS key', [term])
+      expect(searchKey(term), term).toBe(key.rows[0]?.key)
+    }
+  })
+
+  it('finds every match and only those, for terms with and without apostrophes', async () => {
+    await addQuotes()
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
+    await store.load()
+    const terms = [
+      "it's",
+      'it’s',
+      "'s",
+      "s'",
+      "th'",
+      "'til",
+      "'n'",
+      "isn't",
+      'isn’t',
+      'n’t',
+      "dogs' toys",
+      "o'brien",
+      'o’brien',
+      "'twas so",
+      "' ",
+      " '",
+      // Whole words and substrings: what they found before the change.
+      'it',
+      's',
+      't',
+      'n',
+      'til',
+      'its',
+      'brien',
+      'it s',
+    ]
+    for (const term of terms) {
+      const expected = await truth(term)
+      const found = await store.search(term, 0, 50)
+      expect(found.total, term).toBe(expected.length)
+      expect(
+        found.results.map((q) => q.num),
+        term,
+      ).toEqual(expected.slice(0, 50))
+    }
+    // Whole words: "It's" holds the word "it" (an apostrophe is not a letter), and "s" after it.
+    expect((await store.search('it', 0, 10)).results.map((q) => q.num)).toEqual(
+      expect.arrayContaining([101, 104]),
+    )
+  })
+
+  it('narrows a term with an apostrophe to the rows holding it, not every word ending so', async () => {
+    await addQuotes()
+    // Before: "th'" was looked up as 'thǂ', which every "with " and "both " holds.
+    const { rows } = await c.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM quote_search WHERE strpos(words, quote_search_key($1)) > 0',
+      ["th'"],
+    )
+    expect(rows[0]?.n).toBe((await truth("th'")).length)
+    expect(rows[0]?.n).toBe(1)
+  })
+})
