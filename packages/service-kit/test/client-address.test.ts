@@ -53,6 +53,20 @@ describe('request.clientAddress', () => {
     }
   })
 
+  it('works in a context made before the plugin was registered', async () => {
+    const app = Fastify()
+    await app.register(async (child) => {
+      child.get('/early', async (request) => ({ address: request.clientAddress, ip: request.ip }))
+    })
+    await app.register(clientAddressPlugin)
+    try {
+      const res = await app.inject({ url: '/early', remoteAddress: '203.0.113.10' })
+      expect(res.json()).toEqual({ address: '203.0.113.10', ip: '203.0.113.10' })
+    } finally {
+      await app.close()
+    }
+  })
+
   it('is registered by name', async () => {
     const app = await appTrusting(false)
     expect(app.hasPlugin('client-address')).toBe(true)

@@ -13,7 +13,8 @@ declare module 'fastify' {
 
 const KEPT = Symbol('client address')
 
-type KeepingRequest = FastifyRequest & { [KEPT]: string | null }
+// Undefined in a context made before this plugin was registered (it never got the slot).
+type KeepingRequest = FastifyRequest & { [KEPT]?: string | null }
 
 /**
  * `request.clientAddress`. Behind a proxy listed in TRUST_PROXY, Fastify works `request.ip` out
@@ -29,12 +30,8 @@ const clientAddressPlugin: FastifyPluginAsync = async (fastify) => {
   fastify.decorateRequest('clientAddress', {
     getter(this: FastifyRequest) {
       const request = this as KeepingRequest
-      let address = request[KEPT]
-      if (address === null) {
-        address = request.ip
-        request[KEPT] = address
-      }
-      return address
+      request[KEPT] ??= request.ip
+      return request[KEPT]
     },
   })
 }
