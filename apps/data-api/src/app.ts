@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { addressKey, platformPlugin, sharedCounterStore } from '@repo/service-kit'
+import { platformPlugin, requestAddressKey, sharedCounterStore } from '@repo/service-kit'
 import { OPEN_API } from './api-description.js'
 import { cookieSecureMode, type DataApiConfig } from './config.js'
 import type { Clock } from './lib/clock.js'
@@ -45,7 +45,7 @@ const app: FastifyPluginAsyncTypebox<AppOptions> = async (
   // hit by hit, shared by replicas; in memory per instance while Redis is down.
   await fastify.register(rateLimit, {
     global: false,
-    keyGenerator: (request) => addressKey(request.clientAddress),
+    keyGenerator: requestAddressKey,
     store: sharedCounterStore(fastify.redis, {
       nameSpace: 'data-api:auth-rl:',
       maxLease: 1,

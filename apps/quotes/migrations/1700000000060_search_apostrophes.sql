@@ -17,13 +17,11 @@ CREATE OR REPLACE FUNCTION quote_search_key(t text) RETURNS text
     SELECT replace(replace(regexp_replace(lower(t), '[^[:alnum:]''’]+', 'ǂ', 'g'), '''', 'ǂǁǂ'), '’', 'ǂǁǂ')
   $$;
 
--- Rows whose text or author holds an apostrophe get their new words (the indexes follow).
+-- Rows whose quote or author holds an apostrophe get their new words (the indexes follow).
 UPDATE quote_search s
    SET words = quote_search_words(q.quote, q.author)
   FROM quotes q
- WHERE q.num = s.num
-   AND (strpos(q.quote, '''') > 0 OR strpos(q.quote, '’') > 0
-        OR strpos(q.author, '''') > 0 OR strpos(q.author, '’') > 0);
+ WHERE q.num = s.num AND q.search_text ~ '[''’]';
 ANALYZE quote_search;
 
 -- Down Migration
@@ -31,10 +29,9 @@ CREATE OR REPLACE FUNCTION quote_search_key(t text) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT regexp_replace(lower(t), '[^[:alnum:]]+', 'ǂ', 'g') $$;
 
+-- The rows that hold the mark.
 UPDATE quote_search s
    SET words = quote_search_words(q.quote, q.author)
   FROM quotes q
- WHERE q.num = s.num
-   AND (strpos(q.quote, '''') > 0 OR strpos(q.quote, '’') > 0
-        OR strpos(q.author, '''') > 0 OR strpos(q.author, '’') > 0);
+ WHERE q.num = s.num AND strpos(s.words, 'ǁ') > 0;
 ANALYZE quote_search;

@@ -1,4 +1,5 @@
 import { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyRequest } from 'fastify'
 import { boundedCache } from './bounded-cache.js'
 
 /** Every per-address limit counts an IPv6 client by its /64 (one subscriber's network). */
@@ -37,3 +38,8 @@ export function createAddressKey(
 
 /** The process's one remembering key function (a pure function: one memory serves every app). */
 export const addressKey = createAddressKey()
+
+/** A request's per-address key: the `keyGenerator` of every per-address @fastify/rate-limit. */
+export function requestAddressKey(request: FastifyRequest): string {
+  return addressKey(request.clientAddress)
+}

@@ -4,7 +4,7 @@
 export type { SwaggerOptions } from '@fastify/swagger'
 export type { FastifyViewOptions } from '@fastify/view'
 export { Counter, Gauge } from 'prom-client'
-export { addressKey, createAddressKey, IPV6_SUBNET } from './address-key.js'
+export { addressKey, requestAddressKey } from './address-key.js'
 export { type BoundedCacheOptions, boundedCache } from './bounded-cache.js'
 export {
   CliError,

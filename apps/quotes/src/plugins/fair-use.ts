@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit'
-import { addressKey, HttpProblem, sharedCounterStore } from '@repo/service-kit'
+import { HttpProblem, requestAddressKey, sharedCounterStore } from '@repo/service-kit'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 
@@ -26,7 +26,7 @@ const fairUse: FastifyPluginAsync<FairUseOptions> = async (fastify, opts) => {
     max: opts.max,
     timeWindow: opts.windowMs,
     // The plugin's own key (IPv6 per /64), made once per address instead of once per request.
-    keyGenerator: (request) => addressKey(request.clientAddress),
+    keyGenerator: requestAddressKey,
     store: sharedCounterStore(fastify.redis, {
       nameSpace: 'quotes:rl:',
       maxLease: 64,
