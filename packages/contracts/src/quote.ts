@@ -95,12 +95,13 @@ export const SearchResponse = Closed('SearchResponse', {
   status: Type.Literal(200),
   total_quotes: Type.Integer({
     minimum: 0,
-    description: 'Matching quotes: exact up to 1,000, an estimate above (see total_is_estimate)',
+    description:
+      'Matching quotes: exact up to 1,000 (and at any count for many terms of letters and digits), an estimate above (see total_is_estimate)',
   }),
   total_is_estimate: Type.Boolean({
     description:
       'True when total_quotes (and so total_pages) is an estimate: a term with more than ' +
-      '1,000 matches is not counted exactly. Pages stay exact: in id order, without overlap.',
+      '1,000 matches may not be counted exactly. Pages stay exact: in id order, without overlap.',
   }),
   total_pages: Type.Integer({ minimum: 1 }),
 })

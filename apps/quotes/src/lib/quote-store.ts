@@ -38,16 +38,15 @@ const QUOTE_ROWS = 'SELECT num, quote, author, author_slug, tags FROM quote_view
 const EMPTY = new Int32Array(0)
 
 /**
- * One search of each shape (see search-query.ts): a word through the 4-gram index, a phrase
- * checked against the quotes' own text, a common word walked in id order, a short word. Each also
- * reads its page's quotes. In a large corpus the first four are common enough to be estimated
- * from the sample and walked, so the index lookups are warmed by terms no quote holds, which take
- * that path at any size (a phrase, a word, a 3-letter key; a 1-2 letter word's lookup is the
- * word's statement with its key between separators): at a million quotes the first rare
- * phrase's count then takes 2.1-2.2 ms instead of 2.8-3.4 (its connection had not planned the
- * join with the 4-gram index yet).
+ * One search of each shape (see search-query.ts): a word from the search vocabulary, a phrase
+ * through the 4-gram index checked against the quotes' own text, a common word walked in id
+ * order, a short word. Each also reads its page's quotes. In a large corpus the first four are
+ * common enough to be estimated from the sample and walked, so the lookups are warmed by terms no
+ * quote holds, which take that path at any size (a phrase, a word, a 3-character key through the
+ * trigram index): at a million quotes the first rare phrase's count then takes 2.1-2.2 ms instead
+ * of 2.8-3.4 (its connection had not planned the join with the 4-gram index yet).
  */
-export const WARM_UP_TERMS = ['wisdom', 'of the', 'the', 'be', 'qjxz vkqw', 'qjxzvkqw', 'qjx']
+export const WARM_UP_TERMS = ['wisdom', 'of the', 'the', 'be', 'qjxz vkqw', 'qjxzvkqw', 'qj-']
 
 interface TaggedContext {
   term: string
@@ -59,8 +58,8 @@ interface TaggedContext {
  * Read side of the corpus. Postgres is the source of truth; memory holds:
  * - the sorted ids of every quote (4 bytes each), for uniform random picks and unfiltered pages;
  * - up to `cacheMax` quotes with their serialized forms (the whole corpus when it fits);
- * - per search term, its total and (up to EXACT_LIMIT matches) its sorted ids, so the pages of a
- *   term with few matches cost no query (see search-query.ts).
+ * - per search term, its total and (when counted exactly) its sorted ids, so the pages of a term
+ *   counted exactly cost no query (see search-query.ts).
  * Everything is reloaded every `refreshMs` when the corpus has changed (its counter, see
  * corpus-version.ts), so re-seeding shows up without a restart.
  */
@@ -89,7 +88,8 @@ export class QuoteStore implements CorpusIds {
     )
     this.quotes = new LRUCache({ max: opts.cacheMax })
     this.matches = new LRUCache({
-      // Bounded by bytes: at most EXACT_LIMIT ids (4 kB) per term.
+      // Bounded by bytes: up to EXACT_LIMIT ids (4 kB) per term, or UNION_LIMIT (200 kB) for a
+      // term the search vocabulary counts.
       maxSize: 8 * 1024 * 1024,
       sizeCalculation: (m) => m.ids.byteLength + 64,
       fetchMethod: (term) => termMatches(this.pool, this, term),

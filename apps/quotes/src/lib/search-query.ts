@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { sampleHits } from './search-sample.js'
 import { likePattern, termKind } from './search-term.js'
+import { vocabularyMatches } from './search-vocabulary.js'
 
 /**
  * Search over `quote_search` (migration 1700000000010), planned per term rather than left to the
@@ -11,10 +12,13 @@ import { likePattern, termKind } from './search-term.js'
  *    term (estimated above SAMPLED_ABOVE, from SAMPLED_HITS sampled texts or more) gets that
  *    estimate as its total, without a query: the index would read its trigrams' long posting
  *    lists, and its pages are short walks.
- * 1. `firstMatches`: otherwise a GIN index finds the candidates (the 4-gram index of migration
+ * 1. Otherwise a term of ASCII letters and digits is looked up in the search vocabulary
+ *    (search-vocabulary.ts): the union of its words' ids is every match, counted exactly, and
+ *    pages come from them. Where the vocabulary cannot answer (a common word, a term of other
+ *    characters), `firstMatches`: a GIN index finds the candidates (the 4-gram index of migration
  *    1700000000030 for terms of QUAD_LENGTH characters or more, the trigram index for shorter
- *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match, counted exactly, and pages come
- *    from them. Otherwise the total is estimated from how far into the table (in blocks, which
+ *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match,
+ *    counted exactly, and pages come from them. Otherwise the total is estimated from how far into the table (in blocks, which
  *    follow the ids) those matches reached, and each page is its own query:
  * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
  *    (a few hundred rows read); a rarer one is searched within the primary-key range where the
@@ -27,7 +31,10 @@ import { likePattern, termKind } from './search-term.js'
  * leaves nothing behind).
  */
 
-/** Totals up to this are exact; above it they are estimates (`total_is_estimate`). */
+/**
+ * Totals up to this are exact; above it they may be estimates (`total_is_estimate`): a term the
+ * vocabulary answers is exact at any count.
+ */
 export const EXACT_LIMIT = 1000
 /**
  * A term the sample says matches more than this is not counted: its total is the sample's
@@ -198,11 +205,13 @@ export async function termMatches(
   corpus: CorpusIds,
   term: string,
 ): Promise<TermMatches> {
-  const hits = sampleHits(corpus.sample, term, termKind(term))
-  if (hits < SAMPLED_HITS) return firstMatches(pool, term)
-  const planned = (hits / corpus.sample.length) * corpus.size
-  if (planned <= SAMPLED_ABOVE) return firstMatches(pool, term)
-  return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
+  const kind = termKind(term)
+  const hits = sampleHits(corpus.sample, term, kind)
+  const planned = (hits / Math.max(corpus.sample.length, 1)) * corpus.size
+  if (hits >= SAMPLED_HITS && planned > SAMPLED_ABOVE) {
+    return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
+  }
+  return (await vocabularyMatches(pool, term, kind)) ?? firstMatches(pool, term)
 }
 
 export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {

@@ -24,10 +24,10 @@ Usage: pnpm --filter @repo/quotes load-synthetic <count>
 Adds <count> synthetic quotes (ids from 10,000,001 up, after any already loaded; words drawn with
 their frequency in the real corpus, so searches behave as they would on a large real one), with a
 progress bar. Loads over 50,000 drop the search indexes (the trigram and 4-gram indexes of
-quote_search, which triggers fill from the quotes) and rebuild them once at the end (far faster than updating it row by
-row; searches are slow meanwhile). --remove deletes every synthetic
-quote. Running services see the change within CORPUS_REFRESH_SECONDS, or at once after a restart.
-Migrates (and seeds) first, like the service.
+quote_search, which triggers fill from the quotes) and set the search vocabulary aside, and rebuild
+them once at the end (far faster than updating them row by row; searches are slow meanwhile).
+--remove deletes every synthetic quote. Running services see the change within
+CORPUS_REFRESH_SECONDS, or at once after a restart. Migrates (and seeds) first, like the service.
 
 Options:
   --remove     delete the synthetic quotes instead
@@ -77,7 +77,12 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
     corpus.flatMap((q) => q.tags ?? []),
   )
   const rebuild = count > REBUILD_INDEX_ABOVE
-  if (rebuild) await pool.query(`DROP INDEX IF EXISTS ${Object.keys(SEARCH_INDEXES).join(', ')}`)
+  if (rebuild) {
+    await pool.query(`DROP INDEX IF EXISTS ${Object.keys(SEARCH_INDEXES).join(', ')}`)
+    // The search vocabulary (migration 70) is rebuilt once at the end too: until then its
+    // triggers do nothing and search does not read it.
+    await pool.query('UPDATE quote_search_vocabulary_state SET ready = false')
+  }
   const started = Date.now()
   const bar = progressBar('quotes', count)
   try {
@@ -121,8 +126,10 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
         }
         // As migration 30 leaves it: ANALYZE keeps no statistics of the 4-gram expression.
         await client.query('ALTER INDEX quote_search_words_quads ALTER COLUMN 1 SET STATISTICS 0')
+        await client.query("SET LOCAL work_mem = '256MB'")
+        await client.query('SELECT quote_search_vocabulary_rebuild()')
       }
-      await client.query('ANALYZE quotes, quote_search, quote_tags')
+      await client.query('ANALYZE quotes, quote_search, quote_tags, quote_search_vocabulary')
     },
     NO_LIMIT,
   )

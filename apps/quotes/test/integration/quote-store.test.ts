@@ -106,15 +106,20 @@ describe('QuoteStore', () => {
     expect(await store.search('xyzzy', 0, 5)).toEqual({ total: 0, estimated: false, results: [] })
   })
 
-  it('estimates a term with many matches and still pages exactly in id order', async () => {
+  it('counts a word of many matches exactly, estimates the others, and pages each in id order', async () => {
     const store = await loadedStore(10)
-    // "even": about 2,000 matches (counted from the index); "owl": in nearly every quote
-    // (estimated from the sample).
-    for (const term of ['even', 'owl']) {
+    // "even": 2,000 matches, counted from the search vocabulary; "is even": as many, estimated
+    // from the index (a phrase); "owl": in nearly every quote (estimated from the sample).
+    for (const [term, estimated] of [
+      ['even', false],
+      ['is even', true],
+      ['owl', true],
+    ] as const) {
       const expected = await truth(term)
       expect(expected.length).toBeGreaterThan(EXACT_LIMIT)
       const page = await store.search(term, 30, 5)
-      expect(page.estimated, term).toBe(true)
+      expect(page.estimated, term).toBe(estimated)
+      if (!estimated) expect(page.total, term).toBe(expected.length)
       expect(Math.abs(page.total - expected.length), term).toBeLessThan(expected.length / 3)
       expect(nums(page), term).toEqual(expected.slice(30, 35))
     }
@@ -183,17 +188,16 @@ describe('QuoteStore', () => {
     expect(store.version).toBe(1)
   })
 
-  it('warms each search shape up: a word by the 4-gram index, a phrase checked on the quote, a common word walked, a page read', async () => {
+  it('warms each search shape up: words from the vocabulary, a phrase checked on the quote, a common word walked, a page read', async () => {
     const r = recordingPool(c.pool)
     const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
     await store.load()
     r.sent.length = 0
     await store.warmUp()
     const sent = r.sent.join('\n')
-    expect(sent).toContain(
-      "quote_search_quads(s.words) @> quote_search_quads('ǂ' || quote_search_key('be')",
-    )
-    expect(sent).toContain("quote_search_quads(quote_search_key('wisdom'))")
+    expect(sent).toContain("FROM quote_search_vocabulary WHERE word = 'be'")
+    expect(sent).toContain("FROM quote_search_vocabulary WHERE word LIKE '%wisdom%'")
+    expect(sent).toContain("quote_search_quads(quote_search_key('of the'))")
     expect(sent).toContain("strpos(q.search_text, lower('of the')) > 0")
     // A common word: its page is a walk in id order, testing each row it reads.
     expect(sent).toMatch(
@@ -202,7 +206,7 @@ describe('QuoteStore', () => {
     expect(sent).toContain('FROM quote_view WHERE num = ANY')
   })
 
-  it('warms the index lookups up where the common warm-up terms are estimated and walked', async () => {
+  it('warms the vocabulary and index lookups up where the common warm-up terms are estimated and walked', async () => {
     const r = recordingPool(c.pool)
     const store = new QuoteStore(r.pool, { cacheMax: 10, refreshMs: HOUR })
     await store.load()
@@ -213,10 +217,11 @@ describe('QuoteStore', () => {
     const sent = r.sent.join('\n')
     expect(sent).not.toContain("quote_search_quads(quote_search_key('wisdom'))")
     expect(sent).toContain("strpos(q.search_text, lower('qjxz vkqw')) > 0")
-    expect(sent).toContain("quote_search_quads(quote_search_key('qjxzvkqw'))")
-    expect(sent).toContain("s.words LIKE '%' || quote_search_key('qjx') || '%'")
+    expect(sent).toContain("quote_search_quads(quote_search_key('qjxz vkqw'))")
+    expect(sent).toContain("FROM quote_search_vocabulary WHERE word LIKE '%qjxzvkqw%'")
+    expect(sent).toContain("s.words LIKE '%' || quote_search_key('qj-') || '%'")
     // They hold no quote: the warm-up leaves nothing but empty answers behind.
-    for (const term of ['qjxz vkqw', 'qjxzvkqw', 'qjx']) {
+    for (const term of ['qjxz vkqw', 'qjxzvkqw', 'qj-']) {
       expect((await store.search(term, 0, 20)).total).toBe(0)
     }
   })
