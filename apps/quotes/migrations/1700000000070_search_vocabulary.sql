@@ -35,10 +35,13 @@ CREATE FUNCTION quote_search_tokens(words text) RETURNS SETOF text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT DISTINCT t FROM string_to_table(words, 'ǂ') AS t WHERE t NOT IN ('', 'ǁ') $$;
 
--- The whole vocabulary from quote_search, in one statement, and marked ready.
+-- The whole vocabulary from quote_search, and marked ready. Writers of quote_search wait for it
+-- (SHARE: searches do not): one that wrote meanwhile would be missing from it, its trigger having
+-- seen the vocabulary set aside, or would collide with its words.
 CREATE FUNCTION quote_search_vocabulary_rebuild() RETURNS void
   LANGUAGE sql
   AS $$
+    LOCK TABLE quote_search IN SHARE MODE;
     DELETE FROM quote_search_vocabulary;
     INSERT INTO quote_search_vocabulary (word, nums)
       SELECT t, CASE WHEN count(*) > 10000 THEN NULL ELSE array_agg(s.num ORDER BY s.num) END

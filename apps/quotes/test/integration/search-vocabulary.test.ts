@@ -172,4 +172,34 @@ describe('the search vocabulary', () => {
     }
     expect(await matches('quokkas')).toEqual([])
   })
+
+  it('makes a quote written during a rebuild wait for it, so the rebuilt vocabulary holds it', async () => {
+    await c.pool.query('UPDATE quote_search_vocabulary_state SET ready = false')
+    const rebuilding = await c.pool.connect()
+    let writing: Promise<unknown> | undefined
+    try {
+      await rebuilding.query('BEGIN')
+      await rebuilding.query('SELECT quote_search_vocabulary_rebuild()')
+      // Seen from outside, the vocabulary is still set aside: without the wait, this quote's
+      // trigger would skip it and the rebuild's snapshot would not hold it.
+      let written = false
+      writing = c.pool
+        .query(
+          "INSERT INTO quotes (num, quote, author, source) VALUES (904, 'Wombats dig.', 'W', 'test')",
+        )
+        .then(() => {
+          written = true
+        })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(written).toBe(false)
+      await rebuilding.query('COMMIT')
+      await writing
+      expect(await matches('wombats')).toEqual([904])
+    } finally {
+      rebuilding.release()
+      await writing
+      await c.pool.query('DELETE FROM quotes WHERE num = 904')
+    }
+    expect(await vocabulary()).toEqual(await rebuilt())
+  })
 })
