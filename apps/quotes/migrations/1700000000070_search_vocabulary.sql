@@ -30,10 +30,11 @@ CREATE TABLE quote_search_vocabulary_state (
   ready boolean NOT NULL
 );
 
--- The distinct words of a quote_search.words value (the apostrophe's mark 'ǁ' is not one).
+-- The distinct words of a quote_search.words value (the marks between 'ǂ's are not words: 'ǁ'
+-- for an apostrophe, and 'ǀ' for other separators than a single space, migration 080).
 CREATE FUNCTION quote_search_tokens(words text) RETURNS SETOF text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-  AS $$ SELECT DISTINCT t FROM string_to_table(words, 'ǂ') AS t WHERE t NOT IN ('', 'ǁ') $$;
+  AS $$ SELECT DISTINCT t FROM string_to_table(words, 'ǂ') AS t WHERE t NOT IN ('', 'ǁ', 'ǀ') $$;
 
 -- The whole vocabulary from quote_search, and marked ready. Writers of quote_search wait for it
 -- (SHARE: searches do not): one that wrote meanwhile would be missing from it, its trigger having

@@ -39,14 +39,17 @@ const EMPTY = new Int32Array(0)
 
 /**
  * One search of each shape (see search-query.ts): a word from the search vocabulary, a phrase
- * through the 4-gram index checked against the quotes' own text, a common word walked in id
- * order, a short word. Each also reads its page's quotes. In a large corpus the first four are
- * common enough to be estimated from the sample and walked, so the lookups are warmed by terms no
- * quote holds, which take that path at any size (a phrase, a word, a 3-character key through the
- * trigram index): at a million quotes the first rare phrase's count then takes 2.1-2.2 ms instead
+ * through the 4-gram index, a common word walked in id order, a short word. Each also reads its
+ * page's quotes. In a large corpus the first four are common enough to be estimated from the
+ * sample and walked, so the lookups are warmed by terms no quote holds, which take that path at
+ * any size (a phrase, a term with punctuation checked against the quotes' own text, a word, a
+ * 3-character key through the trigram index): at a million quotes the first rare phrase's count then takes 2.1-2.2 ms instead
  * of 2.8-3.4 (its connection had not planned the join with the 4-gram index yet).
  */
-export const WARM_UP_TERMS = ['wisdom', 'of the', 'the', 'be', 'qjxz vkqw', 'qjxzvkqw', 'qj-']
+export const WARM_UP_TERMS = [
+  ...['wisdom', 'of the', 'the', 'be'],
+  ...['qjxz vkqw', 'qjxz, vkqw', 'qjxzvkqw', 'q j'],
+]
 
 interface TaggedContext {
   term: string

@@ -96,14 +96,27 @@ export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_P
 export const QUAD_LENGTH = 4
 
 /**
- * The term as quote_search_key() normalizes it (migrations 1700000000010 and 060): letters and
- * digits kept, each apostrophe (' or ’) written 'ǂǁǂ', every other run of characters 'ǂ'.
+ * The term as quote_search_key() normalizes it (migrations 1700000000010, 060 and 080): letters
+ * and digits kept, each apostrophe (' or ’) written 'ǂǁǂ', a single space 'ǂ', every other run of
+ * characters 'ǂǀǂ' (the marks 'ǂ', 'ǁ' and 'ǀ' themselves count as such characters).
  */
 export function searchKey(term: string): string {
   return term
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}'’]+/gu, 'ǂ')
+    .replace(/[ǂǁǀ]/g, '#')
+    .replace(/[^\p{L}\p{N}'’]+/gu, (run) => (run === ' ' ? 'ǂ' : 'ǂǀǂ'))
     .replace(/['’]/g, 'ǂǁǂ')
+}
+
+/**
+ * The length of the term's key in characters as the index choice counts it: each run of
+ * separators as one character (the key writes 'ǂ' or 'ǂǀǂ'), so a letter that JS and Postgres's
+ * locale class differently (a combining mark, `İ`) never makes the JS key longer than Postgres's
+ * by more than that letter: a key JS measured at 4 that Postgres writes in 3 would look up no
+ * 4-gram at all, and read every row (found by review). Code points, as Postgres counts them.
+ */
+export function searchKeyLength(term: string): number {
+  return [...searchKey(term).replace(/ǂǀǂ/g, 'ǂ')].length
 }
 
 /**
@@ -128,7 +141,7 @@ export function matchClause(
   }
   const word = kind === 'word'
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
-  const keyLength = word ? term.length + 2 : searchKey(term).length
+  const keyLength = word ? term.length + 2 : searchKeyLength(term)
   // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
   // holds no wildcard: letters, digits, 'ǂ' and 'ǁ'), which only the trigram index needs.
   const contains = `strpos(s.words, ${key}) > 0`
@@ -137,6 +150,8 @@ export function matchClause(
     : keyLength >= QUAD_LENGTH
       ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND ${contains}`
       : `s.words LIKE '%' || ${key} || '%'`
+  // `plain` and `phrase` are decided by the words alone (a single space is 'ǂ' there, migration
+  // 080); `exact` terms by the quote's own text.
   return kind === 'exact'
     ? {
         table: 'quote_search',

@@ -29,9 +29,10 @@ describe('plans', () => {
 
   it('count a term’s key as quote_search_key() writes it, deciding which index finds it', async () => {
     const expected = {
-      // Runs of other characters are one 'ǂ': 'aǂb' (3) and 'abǂc' (4).
-      'a, b': 'quote_search_words_trgm',
+      // Each run of other characters counts as one: 'aǂb' (3), 'abǂc' (4), 'aǂǀǂb' (as 3).
+      'a b': 'quote_search_words_trgm',
       'ab c': 'quote_search_words_quads',
+      'a, b': 'quote_search_words_trgm',
       // Digits are kept: 'a123' (4).
       a123: 'quote_search_words_quads',
       // Lower-cased, 'ß' stays one letter (upper-cased it would be two): 'ßab' (3).
@@ -43,17 +44,36 @@ describe('plans', () => {
     }
     const key = await c.pool.query<{ key: string }>('SELECT quote_search_key($1) AS key', ['ßAB'])
     expect(search.searchKey('ßAB')).toBe(key.rows[0]?.key)
+    // Letters JS takes for separators and the locale for letters (vowel signs, circled letters),
+    // and letters outside the BMP: never measured longer than Postgres writes them.
+    for (const term of ['किस', 'กิน', 'Ⓐbc', '𠀀𠀁', 'ßAB', 'a1 b2']) {
+      const { rows } = await c.pool.query<{ n: number }>(
+        'SELECT char_length(quote_search_key($1)) AS n',
+        [term],
+      )
+      expect(search.searchKeyLength(term), term).toBeLessThanOrEqual(rows[0]?.n ?? 0)
+    }
   })
 
   it('read the quotes themselves only for a term with characters other than letters and digits', async () => {
-    // The words table decides a term of letters and digits; punctuation and spaces are checked
-    // on the quote's own text.
+    // The words table decides a term of letters and digits, or of such words and single spaces;
+    // punctuation and other spaces are checked on the quote's own text.
     const reads = async (term: string) =>
       / on quotes [qs]\b/.test(
         await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term)),
       )
-    expect(await Promise.all(['even', 'of', 'owl'].map(reads))).toEqual([false, false, false])
-    expect(await Promise.all(["don't", 'is even', ', '].map(reads))).toEqual([true, true, true])
+    expect(await Promise.all(['even', 'of', 'owl', 'is even'].map(reads))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
+    expect(await Promise.all(["don't", 'is  even', 'is, even', ', '].map(reads))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
   })
 
   it('of a term within a tag look 4-grams up for its matches, never for its pages', () => {

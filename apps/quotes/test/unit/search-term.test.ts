@@ -20,14 +20,26 @@ describe('termKind', () => {
     expect(['age', 'Einstein'].map(termKind)).toEqual(['plain', 'plain'])
   })
 
-  it('sends spaces, punctuation and other alphabets the exact way; no letter at all: a scan', () => {
-    expect(["don't", 'of the', 'école', "'s"].map(termKind)).toEqual([
+  it('sends punctuation, other spaces and other alphabets the exact way; no letter at all: a scan', () => {
+    expect(["don't", 'of  the', ' of', 'of ', 'of\tthe', 'école', "'s"].map(termKind)).toEqual([
+      'exact',
+      'exact',
+      'exact',
       'exact',
       'exact',
       'exact',
       'exact',
     ])
     expect(['%', '!?', ' '].map(termKind)).toEqual(['scan', 'scan', 'scan'])
+  })
+
+  it('takes words of ASCII letters and digits between single spaces for a phrase', () => {
+    expect(['of the', 'Are For', 'a b c', '4 x 4'].map(termKind)).toEqual([
+      'phrase',
+      'phrase',
+      'phrase',
+      'phrase',
+    ])
   })
 })
 
