@@ -38,9 +38,11 @@ CREATE FUNCTION quote_search_tokens(words text) RETURNS SETOF text
 
 -- The whole vocabulary from quote_search, and marked ready. Writers of quote_search wait for it
 -- (SHARE: searches do not): one that wrote meanwhile would be missing from it, its trigger having
--- seen the vocabulary set aside, or would collide with its words.
+-- seen the vocabulary set aside, or would collide with its words. Its grouping gets the memory it
+-- needs whoever calls it (the migration, load-synthetic, a trigger, an operator).
 CREATE FUNCTION quote_search_vocabulary_rebuild() RETURNS void
   LANGUAGE sql
+  SET work_mem = '256MB'
   AS $$
     LOCK TABLE quote_search IN SHARE MODE;
     DELETE FROM quote_search_vocabulary;
@@ -107,7 +109,6 @@ CREATE TRIGGER quote_search_vocabulary_delete AFTER DELETE ON quote_search
   FOR EACH STATEMENT EXECUTE FUNCTION quote_search_vocabulary_sync();
 
 -- About 50 s at a million quotes on 2 cores (16,000 words; 45 MB).
-SET LOCAL work_mem = '256MB';
 SELECT quote_search_vocabulary_rebuild();
 ANALYZE quote_search_vocabulary;
 

@@ -43,8 +43,9 @@ const EMPTY = new Int32Array(0)
  * page's quotes. In a large corpus the first four are common enough to be estimated from the
  * sample and walked, so the lookups are warmed by terms no quote holds, which take that path at
  * any size (a phrase, a term with punctuation checked against the quotes' own text, a word, a
- * 3-character key through the trigram index): at a million quotes the first rare phrase's count then takes 2.1-2.2 ms instead
- * of 2.8-3.4 (its connection had not planned the join with the 4-gram index yet).
+ * 3-character key through the trigram index): at a million quotes the first rare phrase's count
+ * then takes 2.1-2.2 ms instead of 2.8-3.4 (its connection had not planned the join with the
+ * 4-gram index yet).
  */
 export const WARM_UP_TERMS = [
   ...['wisdom', 'of the', 'the', 'be'],

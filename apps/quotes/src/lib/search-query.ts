@@ -18,8 +18,9 @@ import { vocabularyMatches } from './search-vocabulary.js'
  *    characters), `firstMatches`: a GIN index finds the candidates (the 4-gram index of migration
  *    1700000000030 for terms of QUAD_LENGTH characters or more, the trigram index for shorter
  *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match,
- *    counted exactly, and pages come from them. Otherwise the total is estimated from how far into the table (in blocks, which
- *    follow the ids) those matches reached, and each page is its own query:
+ *    counted exactly, and pages come from them. Otherwise the total is estimated from how far
+ *    into the table (in blocks, which follow the ids) those matches reached, and each page is its
+ *    own query:
  * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
  *    (a few hundred rows read); a rarer one is searched within the primary-key range where the
  *    page should lie (the planner reads that range, ANDed with the GIN index where that pays),

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import type { TermMatches } from './search-query.js'
 import type { TermKind } from './search-term.js'
 
 /**
@@ -19,8 +20,6 @@ export const UNION_LIMIT = 50_000
 
 interface VocabularyRow {
   ready: boolean | null
-  common: string
-  postings: string
   ids: number[] | null
 }
 
@@ -41,17 +40,11 @@ export function vocabularyQuery(
     `WITH v AS MATERIALIZED (SELECT nums FROM quote_search_vocabulary WHERE ${where}), ` +
     's AS (SELECT count(*) FILTER (WHERE nums IS NULL) AS common, ' +
     'coalesce(sum(cardinality(nums)), 0) AS postings FROM v) ' +
-    'SELECT (SELECT ready FROM quote_search_vocabulary_state) AS ready, s.common, s.postings, ' +
+    'SELECT (SELECT ready FROM quote_search_vocabulary_state) AS ready, ' +
     `CASE WHEN s.common = 0 AND s.postings <= ${unionLimit} THEN ` +
     "(SELECT coalesce(array_agg(DISTINCT n ORDER BY n), '{}') FROM v, unnest(v.nums) AS n) " +
     'END AS ids FROM s'
   )
-}
-
-export interface VocabularyMatches {
-  total: number
-  estimated: false
-  ids: Int32Array
 }
 
 export async function vocabularyMatches(
@@ -59,7 +52,7 @@ export async function vocabularyMatches(
   term: string,
   kind: TermKind,
   { unionLimit = UNION_LIMIT }: { unionLimit?: number } = {},
-): Promise<VocabularyMatches | undefined> {
+): Promise<TermMatches | undefined> {
   if (kind !== 'plain' && kind !== 'word') return undefined
   const { rows } = await pool.query<VocabularyRow>(vocabularyQuery(term, kind, unionLimit))
   const row = rows[0]

@@ -126,7 +126,6 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
         }
         // As migration 30 leaves it: ANALYZE keeps no statistics of the 4-gram expression.
         await client.query('ALTER INDEX quote_search_words_quads ALTER COLUMN 1 SET STATISTICS 0')
-        await client.query("SET LOCAL work_mem = '256MB'")
         await client.query('SELECT quote_search_vocabulary_rebuild()')
       }
       await client.query('ANALYZE quotes, quote_search, quote_tags, quote_search_vocabulary')
