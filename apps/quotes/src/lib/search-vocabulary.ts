@@ -8,7 +8,10 @@ import type { TermKind } from './search-term.js'
  * digits is in a quote's words exactly when one of its words holds it (`plain`: as a substring)
  * or is it (`word`), so the union of those words' ids is every match, counted exactly and in id
  * order. One round trip reads the words' arrays: a few blocks, where counting through
- * quote_search read a heap block per match (about 1,000 for a term of 2,000 matches).
+ * quote_search read a heap block per match (about 1,000 for a term of 2,000 matches). The arrays
+ * come back as one comma-separated text, merged here (sorted, duplicates dropped): Postgres's
+ * `array_agg(DISTINCT n ORDER BY n)` and the driver's parsing of an `int[]` took 2-3 times as long
+ * (bench/README.md, "The vocabulary's ids as text").
  *
  * `undefined` when the vocabulary cannot answer: a matching word is common (it keeps no ids), the
  * words together hold more than UNION_LIMIT ids, or the vocabulary is not ready (a bulk load
@@ -20,7 +23,20 @@ export const UNION_LIMIT = 50_000
 
 interface VocabularyRow {
   ready: boolean | null
-  ids: number[] | null
+  /** The matching words' ids, comma-separated, unsorted across words; null when not answered. */
+  ids: string | null
+}
+
+/** The ids of `text` (comma-separated), sorted, each once. */
+export function mergedIds(text: string): Int32Array {
+  if (text === '') return new Int32Array(0)
+  const ids = Int32Array.from(text.split(','), Number).sort()
+  let kept = 0
+  for (let i = 0; i < ids.length; i += 1) {
+    if (i === 0 || ids[i] !== ids[i - 1]) ids[kept++] = ids[i] as number
+  }
+  // A copy when some were dropped: the search cache counts an array's bytes by its length.
+  return kept === ids.length ? ids : ids.slice(0, kept)
 }
 
 /** The statement (its term inlined by the caller's escaping, as search-query.ts runs them). */
@@ -42,7 +58,8 @@ export function vocabularyQuery(
     'coalesce(sum(cardinality(nums)), 0) AS postings FROM v) ' +
     'SELECT (SELECT ready FROM quote_search_vocabulary_state) AS ready, ' +
     `CASE WHEN s.common = 0 AND s.postings <= ${unionLimit} THEN ` +
-    "(SELECT coalesce(array_agg(DISTINCT n ORDER BY n), '{}') FROM v, unnest(v.nums) AS n) " +
+    "(SELECT coalesce(string_agg(array_to_string(v.nums, ','), ','), '') FROM v " +
+    'WHERE cardinality(v.nums) > 0) ' +
     'END AS ids FROM s'
   )
 }
@@ -57,6 +74,6 @@ export async function vocabularyMatches(
   const { rows } = await pool.query<VocabularyRow>(vocabularyQuery(term, kind, unionLimit))
   const row = rows[0]
   if (!row?.ready || row.ids === null) return undefined
-  const ids = Int32Array.from(row.ids)
+  const ids = mergedIds(row.ids)
   return { total: ids.length, estimated: false, ids }
 }
