@@ -4,7 +4,7 @@ import { corpusFits, loadCorpusIds } from './corpus-ids.js'
 import { corpusVersion } from './corpus-version.js'
 import { Refresher } from './refresher.js'
 import { type CorpusIds, estimatedPage, type TermMatches, termMatches } from './search-query.js'
-import { loadSearchSample } from './search-sample.js'
+import { loadSearchSample, loadTextSample, type TextSample } from './search-sample.js'
 import { type StoredQuote, storedQuote } from './stored-quote.js'
 import { intersectSorted, type TagIds, taggedMatches, taggedPage } from './tag-search.js'
 
@@ -72,6 +72,8 @@ export class QuoteStore implements CorpusIds {
   /** Search's sample of the corpus (see search-sample.ts). */
   // Stryker disable next-line ArrayDeclaration: before the first load the corpus has no quotes, so no sample changes a plan
   sample: readonly string[] = []
+  /** Search's wider sample of the corpus (search-sample.ts). */
+  textSample: TextSample | undefined
   /** Changes at every (re)load: caches built on the corpus key on it. */
   version = 0
   private readonly refresher: Refresher
@@ -129,7 +131,10 @@ export class QuoteStore implements CorpusIds {
     const nums = rows
       ? Int32Array.from(rows, (row) => Number(row.num))
       : await loadCorpusIds(this.pool)
-    const sample = await loadSearchSample(this.pool)
+    const [sample, textSample] = await Promise.all([
+      loadSearchSample(this.pool),
+      loadTextSample(this.pool),
+    ])
     // Swapped in without an await in between: requests never see a half-loaded view.
     this.quotes.clear()
     this.matches.clear()
@@ -137,6 +142,7 @@ export class QuoteStore implements CorpusIds {
     for (const row of rows ?? []) this.remember(row)
     this.nums = nums
     this.sample = sample
+    this.textSample = textSample
     this.version += 1
   }
 

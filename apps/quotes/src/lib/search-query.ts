@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { sampleHits } from './search-sample.js'
+import { sampleHits, type TextSample, textSampleEstimate } from './search-sample.js'
 import { likePattern, termKind } from './search-term.js'
 import { vocabularyMatches } from './search-vocabulary.js'
 
@@ -14,13 +14,15 @@ import { vocabularyMatches } from './search-vocabulary.js'
  *    lists, and its pages are short walks.
  * 1. Otherwise a term of ASCII letters and digits is looked up in the search vocabulary
  *    (search-vocabulary.ts): the union of its words' ids is every match, counted exactly, and
- *    pages come from them. Where the vocabulary cannot answer (a common word, a term of other
- *    characters), `firstMatches`: a GIN index finds the candidates (the 4-gram index of migration
- *    1700000000030 for terms of QUAD_LENGTH characters or more, the trigram index for shorter
- *    ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is every match,
- *    counted exactly, and pages come from them. Otherwise the total is estimated from how far
- *    into the table (in blocks, which follow the ids) those matches reached, and each page is its
- *    own query:
+ *    pages come from them. Where the vocabulary cannot answer (a phrase, a term of other
+ *    characters, a common word), the term is looked for in the wider text sample
+ *    (search-sample.ts): held by TEXT_SAMPLED_HITS of its texts or more, it is estimated from
+ *    them. Otherwise `firstMatches`: a GIN index finds the candidates (the 4-gram
+ *    index of migration 1700000000030 for terms of QUAD_LENGTH characters or more, the trigram
+ *    index for shorter ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is
+ *    every match, counted exactly, and pages come from them. Otherwise the total is estimated
+ *    from how far into the table (in blocks, which follow the ids) those matches reached, and
+ *    each page is its own query:
  * 2. `estimatedPage`: a common term walks the primary key in id order and stops after the page
  *    (a few hundred rows read); a rarer one is searched within the primary-key range where the
  *    page should lie (the planner reads that range, ANDed with the GIN index where that pays),
@@ -72,6 +74,8 @@ export interface CorpusIds {
   idAt(index: number): number | undefined
   /** `quotes.search_text` values sampled by ANALYZE (search-sample.ts). */
   readonly sample: readonly string[]
+  /** The wider sample of search texts (search-sample.ts); absent, terms are counted instead. */
+  readonly textSample?: TextSample
 }
 
 export interface Query {
@@ -227,7 +231,15 @@ export async function termMatches(
   if (hits >= SAMPLED_HITS && planned > SAMPLED_ABOVE) {
     return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
   }
-  return (await vocabularyMatches(pool, term, kind)) ?? firstMatches(pool, term)
+  const counted = await vocabularyMatches(pool, term, kind)
+  if (counted) return counted
+  // The wider sample matches literally: not a whole word of 1-2 characters.
+  const wide = corpus.textSample
+  if (wide && kind !== 'word') {
+    const total = textSampleEstimate(wide, corpus.size, term, 2 * EXACT_LIMIT)
+    if (total !== undefined) return { total, estimated: true, ids: new Int32Array(0) }
+  }
+  return firstMatches(pool, term)
 }
 
 export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {

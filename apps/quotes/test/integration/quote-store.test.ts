@@ -125,6 +125,24 @@ describe('QuoteStore', () => {
     }
   })
 
+  it('draws the wider search sample from the quotes’ own texts at each load', async () => {
+    const store = await loadedStore(10)
+    const wide = store.textSample
+    if (!wide) throw new Error('no wider sample loaded')
+    const texts = wide.parts.flatMap((part) => part.split('\u0000').slice(0, -1))
+    expect(texts).toHaveLength(wide.count)
+    // One quote in 32 (BERNOULLI: 125 expected of 4,006, standard deviation 11).
+    expect(wide.count).toBeGreaterThan(80)
+    expect(wide.count).toBeLessThan(170)
+    const { rows } = await c.pool.query<{ search_text: string }>('SELECT search_text FROM quotes')
+    const all = new Set(rows.map((row) => row.search_text))
+    for (const text of texts) expect(all.has(text), text).toBe(true)
+    // Drawn again, alike while the table is unchanged (REPEATABLE).
+    await store.load()
+    expect(store.textSample).toEqual(wide)
+    expect(store.textSample).not.toBe(wide)
+  })
+
   it('keeps a term’s matches until the next load', async () => {
     const store = await loadedStore(10)
     const before = await store.search('minerva', 0, 5)

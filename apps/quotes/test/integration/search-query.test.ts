@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
-import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { loadSearchSample, TEXT_SAMPLED_HITS, textSample } from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import { vocabularyMatches } from '../../src/lib/search-vocabulary.js'
 import { taggedMatches } from '../../src/lib/tag-search.js'
@@ -141,6 +141,55 @@ describe('totals', () => {
     expect(r.sent).toHaveLength(1)
     expect(counted).toEqual(await vocabularyMatches(c.pool, 'owl', 'plain'))
     expect(counted.total).toBe(4001)
+  })
+
+  it('take a phrase’s total from the wider sample when TEXT_SAMPLED_HITS of its texts hold it', async () => {
+    // A million quotes, 1,000 of them in the wider sample: each text holding "is even" stands for
+    // 1,000 quotes. The planner's sample saw the phrase once (too few to trust on its own).
+    const at = (held: number, { size = 1_000_000 } = {}) => ({
+      size,
+      idAt: () => undefined,
+      sample: ['owl number 2 is even\u001fx'],
+      textSample: textSample(
+        // `held` texts spread evenly over the sample.
+        Array.from({ length: 1000 }, (_, i) =>
+          Math.floor(((i + 1) * held) / 1000) > Math.floor((i * held) / 1000)
+            ? 'the owl number 2 is even'
+            : 'the owl number 1',
+        ),
+      ),
+    })
+    const r = recordingPool(c.pool)
+    const estimated = await search.termMatches(r.pool, at(TEXT_SAMPLED_HITS), 'is even')
+    expect(estimated).toEqual({
+      total: TEXT_SAMPLED_HITS * 1000,
+      estimated: true,
+      ids: new Int32Array(0),
+    })
+    expect(r.sent).toEqual([])
+    // One text fewer, or an estimate not above twice EXACT_LIMIT: counted from the index (2,000
+    // matches here, estimated past EXACT_LIMIT).
+    for (const corpus of [
+      at(TEXT_SAMPLED_HITS - 1),
+      at(TEXT_SAMPLED_HITS, { size: (2 * search.EXACT_LIMIT * 1000) / 60 }),
+    ]) {
+      const sent = r.sent.length
+      const counted = await search.termMatches(r.pool, corpus, 'is even')
+      expect(r.sent.length).toBe(sent + 1)
+      expect(Math.abs(counted.total - 2000)).toBeLessThan(700)
+    }
+    // A term of one or two characters is a whole word, which the wider sample cannot tell: with
+    // the vocabulary set aside (as a bulk load does), it is counted from the index.
+    await c.pool.query('UPDATE quote_search_vocabulary_state SET ready = false')
+    try {
+      const sent = r.sent.length
+      const word = await search.termMatches(r.pool, at(1000), 'is')
+      expect(r.sent.length).toBe(sent + 2)
+      expect(word.total).toBeGreaterThan(search.EXACT_LIMIT)
+      expect(word.total).toBeLessThan(1000 * 1000)
+    } finally {
+      await c.pool.query('UPDATE quote_search_vocabulary_state SET ready = true')
+    }
   })
 
   it('take a common term’s total from the sample, without a query', async () => {
