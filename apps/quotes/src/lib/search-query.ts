@@ -101,16 +101,18 @@ export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_P
 export const QUAD_LENGTH = 4
 
 /**
- * The term as quote_search_key() normalizes it (migrations 1700000000010, 060 and 080): letters
- * and digits kept, each apostrophe (' or ’) written 'ǂǁǂ', a single space 'ǂ', every other run of
- * characters 'ǂǀǂ' (the marks 'ǂ', 'ǁ' and 'ǀ' themselves count as such characters).
+ * The term as quote_search_key() normalizes it (migrations 1700000000010, 060, 080, 090): letters
+ * and digits kept, each apostrophe written 'ǂǁǂ' (') or 'ǂǁǁǂ' (’, migration 090), a single space
+ * 'ǂ', every other run of characters 'ǂǀǂ' (the marks 'ǂ', 'ǁ' and 'ǀ' themselves count as such
+ * characters).
  */
 export function searchKey(term: string): string {
   return term
     .toLowerCase()
     .replace(/[ǂǁǀ]/g, '#')
     .replace(/[^\p{L}\p{N}'’]+/gu, (run) => (run === ' ' ? 'ǂ' : 'ǂǀǂ'))
-    .replace(/['’]/g, 'ǂǁǂ')
+    .replace(/'/g, 'ǂǁǂ')
+    .replace(/’/g, 'ǂǁǁǂ')
 }
 
 /**
@@ -156,7 +158,7 @@ export function matchClause(
       ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND ${contains}`
       : `s.words LIKE '%' || ${key} || '%'`
   // `plain` and `phrase` are decided by the words alone (a single space is 'ǂ' there, migration
-  // 080); `exact` terms by the quote's own text.
+  // 080, and ' and ’ have marks of their own, 090); `exact` terms by the quote's own text.
   return kind === 'exact'
     ? {
         table: 'quote_search',

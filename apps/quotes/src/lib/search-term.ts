@@ -11,9 +11,10 @@ export const WORD_TERM_MAX_LENGTH = 2
  * - `word`: 1-2 ASCII letters or digits, a whole word (not preceded or followed by a letter or
  *   digit);
  * - `plain`: ASCII letters and digits only, a substring, answered by the words table exactly;
- * - `phrase`: runs of ASCII letters and digits separated by single spaces (`are for`), a
- *   substring, answered by the words table exactly too (a single space is 'ǂ' there and every
- *   other run of separators 'ǂǀǂ', migration 1700000000080);
+ * - `phrase`: runs of ASCII letters, digits and apostrophes (') separated by single spaces
+ *   (`are for`, `it's`, `dogs' toys`), a substring, answered by the words table exactly too (a
+ *   single space is 'ǂ' there and every other run of separators 'ǂǀǂ', migration 1700000000080;
+ *   ' is 'ǂǁǂ' and ’ 'ǂǁǁǂ', migration 1700000000090);
  * - `exact`: anything else (spaces, punctuation, other alphabets, whose letters Postgres's locale
  *   decides): the words table narrows the candidates, the quote's own lower-cased text
  *   (`quotes.search_text`) decides, so punctuation counts literally;
@@ -26,7 +27,6 @@ export const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 
 export function termKind(term: string): TermKind {
   if (!LETTER_OR_DIGIT.test(term)) return 'scan'
-  if (/^[a-z0-9]+( [a-z0-9]+)+$/i.test(term)) return 'phrase'
-  if (!/^[a-z0-9]+$/i.test(term)) return 'exact'
-  return term.length <= WORD_TERM_MAX_LENGTH ? 'word' : 'plain'
+  if (/^[a-z0-9]+$/i.test(term)) return term.length <= WORD_TERM_MAX_LENGTH ? 'word' : 'plain'
+  return /^[a-z0-9']+( [a-z0-9']+)*$/i.test(term) ? 'phrase' : 'exact'
 }

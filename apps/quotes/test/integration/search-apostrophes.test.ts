@@ -1,11 +1,19 @@
+import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
 import { QuoteStore } from '../../src/lib/quote-store.js'
-import { searchKey } from '../../src/lib/search-query.js'
+import {
+  firstMatches,
+  firstMatchesQuery,
+  PLAN_SETTINGS,
+  searchKey,
+} from '../../src/lib/search-query.js'
+import { termKind } from '../../src/lib/search-term.js'
 import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
-import { useSmallCorpus } from '../support/small-corpus.js'
+import { explain, useSmallCorpus } from '../support/small-corpus.js'
 
-// Apostrophes in quote_search.words (migration 1700000000060): each is 'ǂǁǂ', so a term holding
-// one is narrowed by it, and every search still finds exactly what the quotes' text holds.
+// Apostrophes in quote_search.words (migration 1700000000060): ' is 'ǂǁǂ' and ’ 'ǂǁǁǂ' (090), so
+// a term holding one is narrowed by it (a term of ASCII letters, digits, ' and single spaces is
+// decided by the words alone), and every search still finds exactly what the quotes' text holds.
 
 const c = useSmallCorpus('apostrophes', { synthetic: 200 })
 
@@ -21,14 +29,14 @@ const truth = (term: string) => textMatches(c.pool, term)
 const addQuotes = () => addNumberedQuotes(c.pool, QUOTES, 'Flann O’Brien')
 
 describe('search terms with apostrophes', () => {
-  it('writes each apostrophe as ǂǁǂ in the words table, as searchKey writes a term', async () => {
+  it('writes each apostrophe as ǂǁǂ or ǂǁǁǂ in the words table, as searchKey writes a term', async () => {
     const { rows } = await c.pool.query<{ words: string }>(
       'SELECT quote_search_words($1, $2) AS words',
       [QUOTES[0], 'Flann O’Brien'],
     )
-    expect(rows[0]?.words).toBe('ǂitǂǁǂsǂtheǂdogsǂǁǂǂtoysǂǀǂisnǂǁǂtǂitǂǀǂǂǂflannǂoǂǁǂbrienǂ')
+    expect(rows[0]?.words).toBe('ǂitǂǁǂsǂtheǂdogsǂǁǂǂtoysǂǀǂisnǂǁǁǂtǂitǂǀǂǂǂflannǂoǂǁǁǂbrienǂ')
     for (const term of [
-      ...["it's", 'it’s', "th'", "'til", "dogs' toys", "''", "a, 'b", 'ßAB', 'x—y'],
+      ...["it's", 'it’s', "th'", "'til", "dogs' toys", "''", "a, 'b", 'ßAB', 'x—y', "'’", "x' ’y"],
       // Single spaces and other runs (migration 080), the marks themselves read as separators.
       ...['are for', 'are  for', ' are, for ', 'a\tb', 'aǂb ǀ c', 'x ǁ', "x '", 'a , , b'],
     ]) {
@@ -73,6 +81,45 @@ describe('search terms with apostrophes', () => {
     expect((await store.search('it', 0, 10)).results.map((q) => q.num)).toEqual(
       expect.arrayContaining([101, 104]),
     )
+  })
+
+  it("decides a term of letters, digits, ' and single spaces by the words alone, without reading the quotes", async () => {
+    await addQuotes()
+    for (const term of ["it's", "dogs' toys", "'til dawn", "won't"]) {
+      expect(termKind(term), term).toBe('phrase')
+      const explained = await explain(c.pool, PLAN_SETTINGS.index, firstMatchesQuery(term))
+      expect(explained, term).not.toMatch(/ on quotes /)
+      expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
+    }
+    // "won't" is not "won’t": the quote holds the typographic one.
+    expect(await truth("won't")).toEqual([])
+    expect(await truth('won’t')).toEqual([105])
+  })
+
+  it('finds what the text holds for random terms of letters, apostrophes and spaces', async () => {
+    // Texts and terms over a small alphabet, so that apostrophes, single and double spaces and
+    // other separators meet in every order: the words must decide each term as the text does.
+    const random = seededRandom(90)
+    const pick = (chars: readonly string[], length: number) =>
+      Array.from({ length }, () => chars[Math.floor(random() * chars.length)]).join('')
+    const texts = Array.from({ length: 300 }, () =>
+      pick(['a', 'b', 'a', 'b', "'", '’', ' ', ' ', ',', '  ', 'ǁ', 'ǂ'], 12),
+    )
+    await c.pool.query(
+      `INSERT INTO quotes (num, quote, author, source)
+       SELECT 5000 + i, 'x' || q || 'x', 'A B', 'synthetic' FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)
+       ON CONFLICT (num) DO NOTHING`,
+      [texts],
+    )
+    const terms = new Set<string>()
+    for (let tries = 0; tries < 2000 && terms.size < 150; tries += 1) {
+      const term = pick(['a', 'b', "'", ' '], 2 + Math.floor(random() * 4))
+      if (termKind(term) === 'phrase') terms.add(term)
+    }
+    expect(terms.size).toBe(150)
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
+    await store.load()
+    await expectSearchesMatchText(store, c.pool, [...terms])
   })
 
   it('narrows a term with an apostrophe to the rows holding it, not every word ending so', async () => {

@@ -21,20 +21,23 @@ describe('termKind', () => {
   })
 
   it('sends punctuation, other spaces and other alphabets the exact way; no letter at all: a scan', () => {
-    expect(["don't", 'of  the', ' of', 'of ', 'of\tthe', 'école', "'s"].map(termKind)).toEqual([
-      'exact',
-      'exact',
-      'exact',
-      'exact',
-      'exact',
-      'exact',
-      'exact',
-    ])
+    expect(
+      ['don’t', 'of  the', ' of', 'of ', 'of\tthe', 'école', "it's ", "a, 's"].map(termKind),
+    ).toEqual(['exact', 'exact', 'exact', 'exact', 'exact', 'exact', 'exact', 'exact'])
     expect(['%', '!?', ' '].map(termKind)).toEqual(['scan', 'scan', 'scan'])
   })
 
-  it('takes words of ASCII letters and digits between single spaces for a phrase', () => {
+  it('takes words of ASCII letters, digits and apostrophes between single spaces for a phrase', () => {
     expect(['of the', 'Are For', 'a b c', '4 x 4'].map(termKind)).toEqual([
+      'phrase',
+      'phrase',
+      'phrase',
+      'phrase',
+    ])
+    // The typewriter apostrophe (migration 090): ' and ’ have marks of their own in the words.
+    expect(["don't", "'s", "dogs' toys", "it's never", "'til", "a ' b"].map(termKind)).toEqual([
+      'phrase',
+      'phrase',
       'phrase',
       'phrase',
       'phrase',
