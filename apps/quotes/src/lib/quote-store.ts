@@ -34,6 +34,15 @@ interface Row {
 
 /** A quote as served: with its author's slug and its tags (see migration 20). */
 const QUOTE_ROWS = 'SELECT num, quote, author, author_slug, tags FROM quote_view'
+/**
+ * The quotes of `$1` (ids), each looked up on its own. `quote_view WHERE num = ANY($1)` joined
+ * `authors` through a hash of every author, built for each page (Postgres's costs take an index
+ * probe for a disk read): at a million quotes 1.2 ms warm and 13 ms cold for 20 quotes, against
+ * 0.3 and 0.9 this way.
+ */
+const QUOTES_BY_ID =
+  'SELECT v.num, v.quote, v.author, v.author_slug, v.tags FROM unnest($1::int[]) AS u(id) ' +
+  'CROSS JOIN LATERAL (SELECT * FROM quote_view WHERE quote_view.num = u.id) AS v'
 
 const EMPTY = new Int32Array(0)
 
@@ -240,9 +249,7 @@ export class QuoteStore implements CorpusIds {
       else missing.push(num)
     }
     if (missing.length > 0) {
-      const { rows } = await this.pool.query<Row>(`${QUOTE_ROWS} WHERE num = ANY($1::int[])`, [
-        missing,
-      ])
+      const { rows } = await this.pool.query<Row>(QUOTES_BY_ID, [missing])
       for (const row of rows) found.set(Number(row.num), this.remember(row))
     }
     // Ids deleted since the last refresh are skipped rather than failing the page.

@@ -222,7 +222,7 @@ describe('QuoteStore', () => {
     expect(sent).toMatch(
       /enable_bitmapscan = off;.*strpos\(s\.words, quote_search_key\('the'\)\) > 0/,
     )
-    expect(sent).toContain('FROM quote_view WHERE num = ANY')
+    expect(sent).toContain('FROM unnest($1::int[]) AS u(id) CROSS JOIN LATERAL')
   })
 
   it('warms the vocabulary and index lookups up where the common warm-up terms are estimated and walked', async () => {
