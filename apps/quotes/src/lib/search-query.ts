@@ -1,5 +1,10 @@
 import pg from 'pg'
-import { sampleHits, type TextSample, textSampleEstimate } from './search-sample.js'
+import {
+  lowerAsPostgres,
+  sampleHits,
+  type TextSample,
+  textSampleEstimate,
+} from './search-sample.js'
 import { likePattern, termKind } from './search-term.js'
 import { vocabularyMatches } from './search-vocabulary.js'
 
@@ -118,9 +123,10 @@ export function searchKey(term: string): string {
 /**
  * The length of the term's key in characters as the index choice counts it: each run of
  * separators as one character (the key writes 'ǂ' or 'ǂǀǂ'), so a letter that JS and Postgres's
- * locale class differently (a combining mark, `İ`) never makes the JS key longer than Postgres's
- * by more than that letter: a key JS measured at 4 that Postgres writes in 3 would look up no
- * 4-gram at all, and read every row (found by review). Code points, as Postgres counts them.
+ * locale class differently (a combining mark, `İ`) makes the JS key longer than Postgres's by
+ * little: a key JS measured at 4 that Postgres writes in 3 would look up no 4-gram at all, and
+ * read every row (found by review); `matchClause` counts two characters less for each code point
+ * beyond ASCII. Code points, as Postgres counts them.
  */
 export function searchKeyLength(term: string): number {
   return [...searchKey(term).replace(/ǂǀǂ/g, 'ǂ')].length
@@ -148,7 +154,12 @@ export function matchClause(
   }
   const word = kind === 'word'
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
-  const keyLength = word ? term.length + 2 : searchKeyLength(term)
+  // Beyond ASCII the JS key can still be longer than Postgres's, by up to two characters a code
+  // point (`İ` is `i` and a mark in JS, `i` in Postgres): `abİ` was measured at 4 where Postgres
+  // writes `abi`, whose 4-gram set is empty and matched every row (found by review). So each such
+  // code point counts two characters less.
+  const beyondAscii = [...term].filter((c) => c > '\x7f').length
+  const keyLength = word ? term.length + 2 : searchKeyLength(term) - 2 * beyondAscii
   // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
   // holds no wildcard: letters, digits, 'ǂ' and 'ǁ'), which only the trigram index needs.
   const contains = `strpos(s.words, ${key}) > 0`
@@ -228,7 +239,9 @@ export async function termMatches(
   term: string,
 ): Promise<TermMatches> {
   const kind = termKind(term)
-  const hits = sampleHits(corpus.sample, term, kind)
+  // The samples hold texts lower-cased by Postgres: the term is too.
+  const lower = await lowerAsPostgres(pool, term)
+  const hits = sampleHits(corpus.sample, lower, kind)
   const planned = (hits / Math.max(corpus.sample.length, 1)) * corpus.size
   if (hits >= SAMPLED_HITS && planned > SAMPLED_ABOVE) {
     return { total: Math.round(planned), estimated: true, ids: new Int32Array(0) }
@@ -238,7 +251,7 @@ export async function termMatches(
   // The wider sample matches literally: not a whole word of 1-2 characters.
   const wide = corpus.textSample
   if (wide && kind !== 'word') {
-    const total = textSampleEstimate(wide, corpus.size, term, 2 * EXACT_LIMIT)
+    const total = textSampleEstimate(wide, corpus.size, lower, 2 * EXACT_LIMIT)
     if (total !== undefined) return { total, estimated: true, ids: new Int32Array(0) }
   }
   return firstMatches(pool, term)

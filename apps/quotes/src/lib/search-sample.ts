@@ -30,9 +30,25 @@ function holdsWord(text: string, word: string): boolean {
   return false
 }
 
-/** How many of the sampled texts hold the term (0 without a sample: a table not analyzed yet). */
-export function sampleHits(sample: readonly string[], term: string, kind: TermKind): number {
-  const lower = term.toLowerCase()
+/**
+ * The term lower-cased as Postgres's `lower()` wrote the sampled texts: JS's `toLowerCase` agrees
+ * on ASCII only (`ΛΌΓΟΣ` is `λόγος` in JS, `λόγοσ` in Postgres; `İ` and some 56 other code points
+ * differ too), and a term lowered otherwise than the texts would be found in texts that do not
+ * hold it: an estimate of thousands for a term of no match (found by review). One round trip for
+ * a term beyond ASCII.
+ */
+export async function lowerAsPostgres(pool: pg.Pool, term: string): Promise<string> {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is 0x00-0x7f
+  if (/^[\x00-\x7f]*$/.test(term)) return term.toLowerCase()
+  const { rows } = await pool.query<{ lower: string }>('SELECT lower($1) AS lower', [term])
+  return rows[0]?.lower ?? term
+}
+
+/**
+ * How many of the sampled texts hold the term, given lower-cased as Postgres does
+ * (`lowerAsPostgres`); 0 without a sample (a table not analyzed yet).
+ */
+export function sampleHits(sample: readonly string[], lower: string, kind: TermKind): number {
   let hits = 0
   for (const text of sample) {
     if (kind === 'word' ? holdsWord(text, lower) : text.includes(lower)) hits += 1
@@ -41,9 +57,9 @@ export function sampleHits(sample: readonly string[], term: string, kind: TermKi
 }
 
 /**
- * A wider sample: the search text of one quote in TEXT_SAMPLE_EVERY, each drawn at random
- * (about 31,000 texts, 4.3 MB at a million quotes, read in 0.2-0.3 s at each load of the corpus
- * view). The planner's 1,000 texts cannot tell a phrase in 2,000 quotes of a million (2 sampled
+ * A wider sample: the search text of one quote in TEXT_SAMPLE_EVERY, each drawn at random (the
+ * same rows at each load of the corpus view while the table is unchanged: about 31,700 texts,
+ * 4.4 M characters at a million quotes, read in 0.2-0.3 s). The planner's 1,000 texts cannot tell a phrase in 2,000 quotes of a million (2 sampled
  * hits) from one in 200; this one can, so such a term is estimated without reading a thousand
  * candidates (search-query.ts, `termMatches`).
  */
@@ -60,9 +76,10 @@ const TEXT_SEPARATOR = '\u0000'
 /**
  * A term in at least this many texts of the wider sample (1 in 32 quotes) is estimated from them,
  * if that says more than twice EXACT_LIMIT. A term in 1,000 quotes is expected in 31 of them and
- * reaches 60 about once in 500,000 (binomial), so a total up to EXACT_LIMIT stays exact; one in
- * 2,000 quotes is estimated about 2 times in 3, one in 2,500 nearly always (99 %), within about
- * ±13 % (1/√60). Counting such a term read a thousand candidates or more (`are for`: 1,531 heap
+ * reaches 60 about once in 500,000 (binomial); at a million quotes the estimate must also be above
+ * 2,000, which takes 64 texts: about once in 5 million. So a total up to EXACT_LIMIT stays exact.
+ * A term in 2,000 quotes of a million is estimated about half the time, in 2,254 (`are for`) 83 %
+ * of the time, in 2,500 97 %, within about ±13 % (1/√60). Counting such a term read a thousand candidates or more (`are for`: 1,531 heap
  * blocks, 50-70 ms cold at a million quotes).
  */
 export const TEXT_SAMPLED_HITS = 60
@@ -107,7 +124,8 @@ function hitsIn(joined: string, lower: string): number {
 }
 
 /**
- * The term's total in a corpus of `size` quotes as the wider sample tells it, when
+ * The total in a corpus of `size` quotes of the term, given lower-cased as Postgres does
+ * (`lowerAsPostgres`), as the wider sample tells it, when
  * TEXT_SAMPLED_HITS of its texts or more hold it and that comes to more than `above`; else
  * undefined. Reading the sample costs 2-4 ms at a million quotes, so its first quarter is read
  * first: a term held there fewer than TEXT_SAMPLED_HITS / 8 times (a term in 2,000 quotes is
@@ -116,10 +134,9 @@ function hitsIn(joined: string, lower: string): number {
 export function textSampleEstimate(
   sample: TextSample,
   size: number,
-  term: string,
+  lower: string,
   above: number,
 ): number | undefined {
-  const lower = term.toLowerCase()
   if (lower === '' || lower.includes(TEXT_SEPARATOR)) return undefined
   const [first = '', ...rest] = sample.parts
   const firstHits = hitsIn(first, lower)

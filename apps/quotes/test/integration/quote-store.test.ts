@@ -143,6 +143,16 @@ describe('QuoteStore', () => {
     expect(store.textSample).not.toBe(wide)
   })
 
+  it('reads a page’s quotes by id whatever their order, repeats and gaps', async () => {
+    const store = await loadedStore(10)
+    const quotes = await store.getMany([1002, 2, 9, 2, 4, 1002, 1001])
+    // 4 is no quote: skipped; the others in the order asked, repeats kept.
+    expect(quotes.map((q) => q.num)).toEqual([1002, 2, 9, 2, 1002, 1001])
+    expect(quotes[1]).toMatchObject({ author: 'Hegel', author_slug: 'hegel' })
+    expect(quotes[1]?.tags).toEqual(['philosophy', 'wisdom'])
+    expect(await store.getMany([])).toEqual([])
+  })
+
   it('keeps a term’s matches until the next load', async () => {
     const store = await loadedStore(10)
     const before = await store.search('minerva', 0, 5)

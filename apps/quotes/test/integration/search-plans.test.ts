@@ -37,6 +37,11 @@ describe('plans', () => {
       a123: 'quote_search_words_quads',
       // Lower-cased, 'ß' stays one letter (upper-cased it would be two): 'ßab' (3).
       ßab: 'quote_search_words_trgm',
+      // 'abi' in Postgres, 'abi' and a mark in JS: no 4-gram, so the trigram index (an empty
+      // 4-gram set would match every row).
+      abİ: 'quote_search_words_trgm',
+      // Beyond ASCII, two characters less a code point: 'straße' (6) counts 4.
+      straße: 'quote_search_words_quads',
     }
     for (const [term, index] of Object.entries(expected)) {
       const explained = await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))

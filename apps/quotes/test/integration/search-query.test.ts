@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
-import { loadSearchSample, TEXT_SAMPLED_HITS, textSample } from '../../src/lib/search-sample.js'
+import {
+  loadSearchSample,
+  lowerAsPostgres,
+  TEXT_SAMPLED_HITS,
+  textSample,
+} from '../../src/lib/search-sample.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import { vocabularyMatches } from '../../src/lib/search-vocabulary.js'
 import { taggedMatches } from '../../src/lib/tag-search.js'
@@ -190,6 +195,31 @@ describe('totals', () => {
     } finally {
       await c.pool.query('UPDATE quote_search_vocabulary_state SET ready = true')
     }
+  })
+
+  it('lower-case a term as Postgres does before looking it up in the samples', async () => {
+    // JS writes a final Σ as ς, Postgres as σ: the samples hold Postgres's lower-casing, so a
+    // term lowered by JS would be found in texts that do not hold it (found by review: an
+    // estimate of 2,601 for a term of no match).
+    const { rows } = await c.pool.query<{ lower: string }>("SELECT lower('ΛΌΓΟΣ') AS lower")
+    expect(await lowerAsPostgres(c.pool, 'ΛΌΓΟΣ')).toBe(rows[0]?.lower)
+    expect('ΛΌΓΟΣ'.toLowerCase()).toBe('λόγος')
+    expect(rows[0]?.lower).not.toBe('λόγος')
+    expect(await lowerAsPostgres(c.pool, 'Are FOR')).toBe('are for')
+    const corpus = {
+      size: 1_000_000,
+      idAt: () => undefined,
+      sample: Array.from({ length: search.SAMPLED_HITS }, () => 'ο λόγος\u001fx'),
+      textSample: textSample(Array.from({ length: 1000 }, () => 'ο λόγος')),
+    }
+    // No quote holds it: counted, none.
+    expect(await search.termMatches(c.pool, corpus, 'ΛΌΓΟΣ')).toEqual({
+      total: 0,
+      estimated: false,
+      ids: new Int32Array(0),
+    })
+    // As the texts write it, it is in every sampled text: estimated.
+    expect((await search.termMatches(c.pool, corpus, 'λόγος')).estimated).toBe(true)
   })
 
   it('take a common term’s total from the sample, without a query', async () => {
