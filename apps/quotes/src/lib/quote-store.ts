@@ -135,12 +135,20 @@ export class QuoteStore implements CorpusIds {
   private async read(): Promise<void> {
     // A corpus that fits is read whole, its ids taken from the rows; a larger one only has its
     // ids read (its quotes come into memory as they are asked for).
-    const fits = await corpusFits(this.pool, this.opts.cacheMax)
-    const rows = fits ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows : undefined
-    const nums = rows
-      ? Int32Array.from(rows, (row) => Number(row.num))
-      : await loadCorpusIds(this.pool)
-    const [sample, textSample] = await Promise.all([
+    const readIds = async () => {
+      const fits = await corpusFits(this.pool, this.opts.cacheMax)
+      const rows = fits
+        ? (await this.pool.query<Row>(`${QUOTE_ROWS} ORDER BY num`)).rows
+        : undefined
+      const nums = rows
+        ? Int32Array.from(rows, (row) => Number(row.num))
+        : await loadCorpusIds(this.pool)
+      return { rows, nums }
+    }
+    // The ids and both samples at once: the wider sample's table scan (0.2-0.3 s at a million
+    // quotes) need not wait for the ids.
+    const [{ rows, nums }, sample, textSample] = await Promise.all([
+      readIds(),
       loadSearchSample(this.pool),
       loadTextSample(this.pool),
     ])

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { searchKeyLength } from './search-key.js'
 import {
   lowerAsPostgres,
   sampleHits,
@@ -106,33 +107,6 @@ export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_P
 export const QUAD_LENGTH = 4
 
 /**
- * The term as quote_search_key() normalizes it (migrations 1700000000010, 060, 080, 090): letters
- * and digits kept, each apostrophe written 'ǂǁǂ' (') or 'ǂǁǁǂ' (’, migration 090), a single space
- * 'ǂ', every other run of characters 'ǂǀǂ' (the marks 'ǂ', 'ǁ' and 'ǀ' themselves count as such
- * characters).
- */
-export function searchKey(term: string): string {
-  return term
-    .toLowerCase()
-    .replace(/[ǂǁǀ]/g, '#')
-    .replace(/[^\p{L}\p{N}'’]+/gu, (run) => (run === ' ' ? 'ǂ' : 'ǂǀǂ'))
-    .replace(/'/g, 'ǂǁǂ')
-    .replace(/’/g, 'ǂǁǁǂ')
-}
-
-/**
- * The length of the term's key in characters as the index choice counts it: each run of
- * separators as one character (the key writes 'ǂ' or 'ǂǀǂ'), so a letter that JS and Postgres's
- * locale class differently (a combining mark, `İ`) makes the JS key longer than Postgres's by
- * little: a key JS measured at 4 that Postgres writes in 3 would look up no 4-gram at all, and
- * read every row (found by review); `matchClause` counts two characters less for each code point
- * beyond ASCII. Code points, as Postgres counts them.
- */
-export function searchKeyLength(term: string): number {
-  return [...searchKey(term).replace(/ǂǀǂ/g, 'ǂ')].length
-}
-
-/**
  * FROM and WHERE of a term's search, and their parameters (`values`: the term, or for a term
  * without letters or digits its LIKE pattern). The words table narrows (or decides);
  * terms with other characters than letters and digits are decided by the quote's own text.
@@ -154,12 +128,7 @@ export function matchClause(
   }
   const word = kind === 'word'
   const key = word ? `'ǂ' || quote_search_key($1) || 'ǂ'` : 'quote_search_key($1)'
-  // Beyond ASCII the JS key can still be longer than Postgres's, by up to two characters a code
-  // point (`İ` is `i` and a mark in JS, `i` in Postgres): `abİ` was measured at 4 where Postgres
-  // writes `abi`, whose 4-gram set is empty and matched every row (found by review). So each such
-  // code point counts two characters less.
-  const beyondAscii = [...term].filter((c) => c > '\x7f').length
-  const keyLength = word ? term.length + 2 : searchKeyLength(term) - 2 * beyondAscii
+  const keyLength = word ? term.length + 2 : searchKeyLength(term)
   // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
   // holds no wildcard: letters, digits, 'ǂ' and 'ǁ'), which only the trigram index needs.
   const contains = `strpos(s.words, ${key}) > 0`

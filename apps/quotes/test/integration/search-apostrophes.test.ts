@@ -1,12 +1,8 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
 import { QuoteStore } from '../../src/lib/quote-store.js'
-import {
-  firstMatches,
-  firstMatchesQuery,
-  PLAN_SETTINGS,
-  searchKey,
-} from '../../src/lib/search-query.js'
+import { searchKey } from '../../src/lib/search-key.js'
+import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
 import { termKind } from '../../src/lib/search-term.js'
 import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
 import { explain, useSmallCorpus } from '../support/small-corpus.js'

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { searchKey, searchKeyLength } from '../../src/lib/search-key.js'
 import * as search from '../../src/lib/search-query.js'
 import { TAG_PLAN_SETTINGS, taggedMatchesQuery, taggedPageQuery } from '../../src/lib/tag-search.js'
 import { explain, useSmallCorpus } from '../support/small-corpus.js'
@@ -48,7 +49,7 @@ describe('plans', () => {
       expect(explained, term).toContain(`Bitmap Index Scan on ${index}`)
     }
     const key = await c.pool.query<{ key: string }>('SELECT quote_search_key($1) AS key', ['ßAB'])
-    expect(search.searchKey('ßAB')).toBe(key.rows[0]?.key)
+    expect(searchKey('ßAB')).toBe(key.rows[0]?.key)
     // Letters JS takes for separators and the locale for letters (vowel signs, circled letters),
     // and letters outside the BMP: never measured longer than Postgres writes them.
     for (const term of ['किस', 'กิน', 'Ⓐbc', '𠀀𠀁', 'ßAB', 'a1 b2']) {
@@ -56,7 +57,7 @@ describe('plans', () => {
         'SELECT char_length(quote_search_key($1)) AS n',
         [term],
       )
-      expect(search.searchKeyLength(term), term).toBeLessThanOrEqual(rows[0]?.n ?? 0)
+      expect(searchKeyLength(term), term).toBeLessThanOrEqual(rows[0]?.n ?? 0)
     }
   })
 
