@@ -45,8 +45,9 @@ export async function quotesInventory(name) {
     const { rows } = await client.query(
       `SELECT count(*) FILTER (WHERE source = 'synthetic')::int AS synthetic,
               count(*) FILTER (WHERE source <> 'synthetic')::int AS seed,
-              (SELECT count(*) = 2 FROM pg_indexes
-                WHERE indexname IN ('quote_search_words_trgm', 'quote_search_words_quads')) AS index
+              (SELECT count(*) = 3 FROM pg_indexes
+                WHERE indexname IN ('quote_search_words_trgm', 'quote_search_words_quads',
+                                    'quote_search_words_pairs')) AS index
          FROM quotes`,
     )
     // Authors and tags (migration 20) filled for every quote, synthetic ones included.

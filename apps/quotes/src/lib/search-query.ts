@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { searchKeyLength } from './search-key.js'
+import { pairsCondition, pairsWith, pairWords } from './search-pairs.js'
 import {
   lowerAsPostgres,
   sampleHits,
@@ -95,7 +96,12 @@ interface MatchRow {
   blocks?: number
 }
 
-const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0'
+/**
+ * No parallel workers, and no JIT compilation: a plan without a path its settings allow (the
+ * vocabulary's one-row state table read under `enable_seqscan = off`) costs 10^10 and more,
+ * past `jit_above_cost`, and compiling it took 450-590 ms for a statement that runs in 4.
+ */
+const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off'
 /** The GIN indexes (bitmap scans) only. */
 const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL}`
 /** The primary key in id order only. */
@@ -151,14 +157,25 @@ export function matchClause(
     : { table: 'quote_search', from: 'quote_search s', where: words, values: [term] }
 }
 
-/** Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. */
+/**
+ * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase of plain
+ * words is looked up in the word pairs' index where its ends make few pairs, in the 4-gram index
+ * otherwise: the statement holds both, and runs one (search-pairs.ts).
+ */
 export function firstMatchesQuery(term: string): Query {
   const { from, where, table, values } = matchClause(term, { indexed: true })
+  const select =
+    `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
+    `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
+    `FROM ${from} WHERE `
+  const words = pairWords(term)
+  if (!words) return { text: `${select}${where} LIMIT ${EXACT_LIMIT + 1}`, values }
+  const contains = `strpos(s.words, quote_search_key($1)) > 0`
   return {
     text:
-      `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
-      `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
-      `FROM ${from} WHERE ${where} LIMIT ${EXACT_LIMIT + 1}`,
+      `WITH ${pairsWith(words)} ` +
+      `${select}(SELECT pairs FROM k) AND ${pairsCondition(words)} AND ${contains} UNION ALL ` +
+      `${select}NOT (SELECT pairs FROM k) AND ${where} LIMIT ${EXACT_LIMIT + 1}`,
     values,
   }
 }

@@ -41,10 +41,11 @@ const REBUILD_INDEX_ABOVE = 50_000
 // Statements that may outlast the database's default statement_timeout run in transactions with
 // their own limit (none).
 const NO_LIMIT = { statementTimeoutMs: 0 }
-/** The search indexes (migrations 1700000000010 and 30) as they build them, by name. */
+/** The search indexes (migrations 1700000000010, 30 and 100) as they build them, by name. */
 const SEARCH_INDEXES = {
   quote_search_words_trgm: 'USING gin (words gin_trgm_ops)',
   quote_search_words_quads: 'USING gin (quote_search_quads(words))',
+  quote_search_words_pairs: 'USING gin (quote_search_pairs(words))',
 }
 
 function countOf(values: { remove?: boolean }, positionals: string[]): number | 'remove' {
@@ -124,8 +125,10 @@ async function load(pool: pg.Pool, count: number): Promise<void> {
         for (const [name, definition] of Object.entries(SEARCH_INDEXES)) {
           await client.query(`CREATE INDEX IF NOT EXISTS ${name} ON quote_search ${definition}`)
         }
-        // As migration 30 leaves it: ANALYZE keeps no statistics of the 4-gram expression.
-        await client.query('ALTER INDEX quote_search_words_quads ALTER COLUMN 1 SET STATISTICS 0')
+        // As migrations 30 and 100 leave them: ANALYZE keeps no statistics of their expressions.
+        for (const name of ['quote_search_words_quads', 'quote_search_words_pairs']) {
+          await client.query(`ALTER INDEX ${name} ALTER COLUMN 1 SET STATISTICS 0`)
+        }
         await client.query('SELECT quote_search_vocabulary_rebuild()')
       }
       await client.query('ANALYZE quotes, quote_search, quote_tags, quote_search_vocabulary')

@@ -1,0 +1,91 @@
+import pg from 'pg'
+import { termKind } from './search-term.js'
+
+/**
+ * A phrase's candidates from the index of adjacent word pairs (migration 1700000000100).
+ *
+ * A phrase of words of ASCII letters and digits joined by single spaces (`when this`) is in a
+ * quote's words (`whenǂthis`) exactly when the quote holds a pair of adjacent words whose first
+ * ends with the phrase's first word and whose second starts with its last; a phrase of three words
+ * or more also holds each inner pair whole (`aǂbǂc`: a pair `…aǂb`, and a pair `bǂc…`). The
+ * search vocabulary lists those words (`%when`, `this%`), so one statement looks them up, hashes
+ * the pairs they make as the index does, and asks the index for the rows holding one of them:
+ * about as many as the phrase's matches (`when this`: 297 candidates, 1.6-4.2 ms, where the 4-gram
+ * index intersected six common 4-grams into 1,241 candidates in 24-27 ms; bench/README.md, "Word
+ * pairs for phrases").
+ *
+ * Each pair is a key the index looks up (13-20 µs each here), so a phrase whose ends make more
+ * than PAIR_KEYS_LIMIT pairs (`be at`: 18 words end with `be`, 58 start with `at`, 1,044 pairs,
+ * 19-21 ms) is found through the 4-gram index, as it is while the vocabulary is not ready: the same
+ * statement decides, from what it read, which of its two branches runs.
+ */
+
+/** At most this many pairs looked up for one end of a phrase (or both, for two words). */
+export const PAIR_KEYS_LIMIT = 128
+
+/**
+ * The phrase's words, when its candidates can come from word pairs: two or more runs of ASCII
+ * letters and digits, each joined to the next by a single space. Otherwise undefined (a word, an
+ * apostrophe, punctuation, other scripts: the 4-gram or trigram index).
+ */
+export function pairWords(term: string): string[] | undefined {
+  if (termKind(term) !== 'phrase') return undefined
+  const words = term.toLowerCase().split(' ')
+  return words.length >= 2 && words.every((word) => /^[a-z0-9]+$/.test(word)) ? words : undefined
+}
+
+const literal = (text: string) => pg.escapeLiteral(text)
+
+/**
+ * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `k.pairs`
+ * says whether the pairs decide, and `k.first_pairs`, `k.middle_pairs`, `k.last_pairs` are the
+ * pair hashes a candidate holds (one of the first, every one of the middle ones, one of the last;
+ * for two words the first alone, every pair of their ends). The words hold only ASCII letters and digits: nothing in
+ * them is a LIKE wildcard.
+ */
+export function pairsWith(words: string[]): string {
+  const first = words[0] as string
+  const last = words.at(-1) as string
+  const limit = PAIR_KEYS_LIMIT
+  const ends =
+    `a AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
+    `WHERE word LIKE ${literal(`%${first}`)} LIMIT ${limit + 1}), ` +
+    `b AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
+    `WHERE word LIKE ${literal(`${last}%`)} LIMIT ${limit + 1})`
+  const ready = 'coalesce((SELECT ready FROM quote_search_vocabulary_state), false)'
+  const pair = (left: string, right: string) => `hashtext(${left} || 'ǂ' || ${right})`
+  if (words.length === 2) {
+    return (
+      `${ends}, k AS MATERIALIZED (SELECT p.pairs, ` +
+      `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', 'b.word')} FROM a, b) END AS first_pairs, ` +
+      `'{}'::int[] AS middle_pairs, '{}'::int[] AS last_pairs FROM (SELECT ${ready} AND ` +
+      `(SELECT count(*) FROM a) * (SELECT count(*) FROM b) <= ${limit} AS pairs) p)`
+    )
+  }
+  const middle = words
+    .slice(1, -1)
+    .flatMap((word, i) => {
+      const next = words[i + 2] as string
+      return i + 2 < words.length - 1 ? [pair(literal(word), literal(next))] : []
+    })
+    .join(', ')
+  const second = literal(words[1] as string)
+  const beforeLast = literal(words.at(-2) as string)
+  return (
+    `${ends}, k AS MATERIALIZED (SELECT p.pairs, ` +
+    `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', second)} FROM a) END AS first_pairs, ` +
+    `ARRAY[${middle}]::int[] AS middle_pairs, ` +
+    `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair(beforeLast, 'b.word')} FROM b) END AS last_pairs ` +
+    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) <= ${limit} AND ` +
+    `(SELECT count(*) FROM b) <= ${limit} AS pairs) p)`
+  )
+}
+
+/** The condition on `s` (quote_search) of a candidate, for the `k` of pairsWith. */
+export function pairsCondition(words: string[]): string {
+  const held = 'quote_search_pairs(s.words)'
+  const conditions = [`${held} && (SELECT first_pairs FROM k)`]
+  if (words.length > 3) conditions.push(`${held} @> (SELECT middle_pairs FROM k)`)
+  if (words.length > 2) conditions.push(`${held} && (SELECT last_pairs FROM k)`)
+  return conditions.join(' AND ')
+}

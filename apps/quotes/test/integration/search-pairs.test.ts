@@ -1,0 +1,150 @@
+import { seededRandom } from '@repo/service-kit'
+import { describe, expect, it } from 'vitest'
+import { QuoteStore } from '../../src/lib/quote-store.js'
+import { PAIR_KEYS_LIMIT, pairWords } from '../../src/lib/search-pairs.js'
+import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
+import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
+import { explain, useSmallCorpus } from '../support/small-corpus.js'
+
+// Phrases found through the index of adjacent word pairs (migration 1700000000100): a phrase's
+// ends are looked up in the search vocabulary, and its candidates are the rows holding one of the
+// pairs they make. Every search still finds exactly what the quotes' own text holds.
+
+const c = useSmallCorpus('pairs', { synthetic: 200 })
+
+const QUOTES = [
+  'So when this ends, we go.',
+  'Somewhen thistles grow.',
+  'When, this time, we go.',
+  'When  this has two spaces.',
+  'Whenthis is one word.',
+  "When this's an apostrophe, and when's this one.",
+  'Then we went home when this was over and done with.',
+  'We went home when this was new.',
+  'It was over when this was over.',
+  'when\tthis has a tab.',
+]
+
+const truth = (term: string) => textMatches(c.pool, term)
+const addQuotes = () => addNumberedQuotes(c.pool, QUOTES, 'Ann Pairs')
+
+/** Which index found the term's candidates (EXPLAIN ANALYZE: the branch that ran). */
+async function indexUsed(term: string): Promise<string> {
+  const plan = await explain(c.pool, PLAN_SETTINGS.index, firstMatchesQuery(term), '(ANALYZE)')
+  const ran = plan
+    .split('\n')
+    .filter((line) => /Bitmap Index Scan on quote_search_words/.test(line))
+    .filter((line) => !line.includes('never executed'))
+  expect(ran, plan).toHaveLength(1)
+  return /on (quote_search_words_\w+)/.exec(ran[0] as string)?.[1] as string
+}
+
+describe('search phrases through word pairs', () => {
+  it('takes phrases of plain words and single spaces, and nothing else', () => {
+    expect(pairWords('When this')).toEqual(['when', 'this'])
+    expect(pairWords('a b c2 d')).toEqual(['a', 'b', 'c2', 'd'])
+    for (const term of ['when', "when's this", 'when  this', 'when, this', ' when', 'naïve one']) {
+      expect(pairWords(term), term).toBeUndefined()
+    }
+  })
+
+  it('finds every match and only those, through the pairs index', async () => {
+    await addQuotes()
+    const terms = [
+      'when this',
+      'en thi',
+      'when this was',
+      'when this was over',
+      'went home when this',
+    ]
+    for (const term of terms) {
+      expect(await indexUsed(term), term).toBe('quote_search_words_pairs')
+      expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
+    }
+    // A word's end and the next word's start: "Somewhen thistles" holds "when this".
+    expect(await truth('when this')).toEqual([101, 102, 106, 107, 108, 109])
+    expect(await truth('when this was over')).toEqual([107, 109])
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
+    await store.load()
+    await expectSearchesMatchText(store, c.pool, [...terms, 'this when', 'zzqx when', 'when zzqx'])
+  })
+
+  it('finds nothing, exactly, when no word has the phrase’s end', async () => {
+    await addQuotes()
+    for (const term of ['zzqx when', 'when zzqx', 'when zzqx this', 'when this zzqx']) {
+      expect(await indexUsed(term), term).toBe('quote_search_words_pairs')
+      const matches = await firstMatches(c.pool, term)
+      expect(matches, term).toEqual({ total: 0, estimated: false, ids: new Int32Array(0) })
+    }
+  })
+
+  it('falls back to the 4-gram index when the ends make too many pairs', async () => {
+    await addQuotes()
+    // PAIR_KEYS_LIMIT + 1 words starting with "qat": "be qat" would make that many pairs.
+    const words = Array.from({ length: PAIR_KEYS_LIMIT + 1 }, (_, i) => `qat${i}`)
+    await c.pool.query(
+      `INSERT INTO quotes (num, quote, author, source)
+       SELECT 3000 + i, 'To be ' || w || '.', 'Ann Pairs', 'synthetic'
+         FROM unnest($1::text[]) WITH ORDINALITY AS t(w, i) ON CONFLICT (num) DO NOTHING`,
+      [words],
+    )
+    expect(await indexUsed('be qat')).toBe('quote_search_words_quads')
+    expect((await firstMatches(c.pool, 'be qat')).total).toBe(words.length)
+    // Fewer pairs: one word starts with "qat128", and a few end with "be".
+    expect(await indexUsed('be qat128')).toBe('quote_search_words_pairs')
+    expect([...(await firstMatches(c.pool, 'be qat128')).ids]).toEqual(await truth('be qat128'))
+    // Three words: each end counts alone (129 words start with "qat" after "to be").
+    expect(await indexUsed('to be qat')).toBe('quote_search_words_quads')
+    expect(await indexUsed('o be qat128')).toBe('quote_search_words_pairs')
+  })
+
+  it('falls back to the 4-gram index while the vocabulary is not ready', async () => {
+    await addQuotes()
+    await c.pool.query('UPDATE quote_search_vocabulary_state SET ready = false')
+    try {
+      expect(await indexUsed('when this')).toBe('quote_search_words_quads')
+      expect([...(await firstMatches(c.pool, 'when this')).ids]).toEqual(await truth('when this'))
+    } finally {
+      await c.pool.query('SELECT quote_search_vocabulary_rebuild()')
+    }
+    expect(await indexUsed('when this')).toBe('quote_search_words_pairs')
+  })
+
+  it('finds what the text holds for random phrases over random texts', async () => {
+    // Short words over two letters, joined by single and double spaces, apostrophes, commas and
+    // the marks: phrases of their words meet every kind of neighbour, and their ends are words'
+    // ends and starts.
+    const random = seededRandom(100)
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(['a', 'b'])).join('')
+    const texts = Array.from({ length: 300 }, () =>
+      Array.from({ length: 8 }, word).reduce(
+        (text, w) => `${text}${pick([' ', ' ', ' ', '  ', "'", '’', ', ', 'ǂ', 'ǁ'])}${w}`,
+      ),
+    )
+    await c.pool.query(
+      `INSERT INTO quotes (num, quote, author, source)
+       SELECT 5000 + i, q, 'Ann Pairs', 'synthetic' FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)
+       ON CONFLICT (num) DO NOTHING`,
+      [texts],
+    )
+    const terms = new Set<string>()
+    for (let tries = 0; tries < 2000 && terms.size < 150; tries += 1) {
+      const term = Array.from({ length: 2 + Math.floor(random() * 3) }, word).join(' ')
+      if (pairWords(term)) terms.add(term)
+    }
+    expect(terms.size).toBe(150)
+    // Most through the pairs; those ending with a letter that starts too many words, through
+    // the 4-grams.
+    const used = new Map<string, number>()
+    for (const term of terms) {
+      const index = await indexUsed(term)
+      used.set(index, (used.get(index) ?? 0) + 1)
+    }
+    expect(used.get('quote_search_words_pairs')).toBeGreaterThan(75)
+    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
+    await store.load()
+    await expectSearchesMatchText(store, c.pool, [...terms])
+  })
+})
