@@ -25,13 +25,21 @@ export const PAIR_KEYS_LIMIT = 128
 
 /**
  * The phrase's words, when its candidates can come from word pairs: two or more runs of ASCII
- * letters and digits, each joined to the next by a single space. Otherwise undefined (a word, an
- * apostrophe, punctuation, other scripts: the 4-gram or trigram index).
+ * letters and digits, each joined to the next by a single space, the first and the last of two
+ * characters or more. Otherwise undefined (a word, an apostrophe, punctuation, other scripts: the
+ * 4-gram or trigram index). The vocabulary's trigram index finds the words ending or starting
+ * with two characters (`%be`: the trigram `be `), not with one: `%a` read the whole vocabulary
+ * (10 ms for 16,000 words), and is held by far more words than PAIR_KEYS_LIMIT anyway.
  */
 export function pairWords(term: string): string[] | undefined {
   if (termKind(term) !== 'phrase') return undefined
   const words = term.toLowerCase().split(' ')
-  return words.length >= 2 && words.every((word) => /^[a-z0-9]+$/.test(word)) ? words : undefined
+  const ends = [words[0] as string, words.at(-1) as string]
+  return words.length >= 2 &&
+    words.every((word) => /^[a-z0-9]+$/.test(word)) &&
+    ends.every((word) => word.length >= 2)
+    ? words
+    : undefined
 }
 
 const literal = (text: string) => pg.escapeLiteral(text)

@@ -42,8 +42,10 @@ async function indexUsed(term: string): Promise<string> {
 describe('search phrases through word pairs', () => {
   it('takes phrases of plain words and single spaces, and nothing else', () => {
     expect(pairWords('When this')).toEqual(['when', 'this'])
-    expect(pairWords('a b c2 d')).toEqual(['a', 'b', 'c2', 'd'])
-    for (const term of ['when', "when's this", 'when  this', 'when, this', ' when', 'naïve one']) {
+    expect(pairWords('ab c d2 ef')).toEqual(['ab', 'c', 'd2', 'ef'])
+    expect(pairWords('to a be')).toEqual(['to', 'a', 'be'])
+    const others = ['when', "when's this", 'when  this', 'when, this', ' when', 'naïve one']
+    for (const term of [...others, 'a when', 'when a', 'a b']) {
       expect(pairWords(term), term).toBeUndefined()
     }
   })
@@ -95,7 +97,7 @@ describe('search phrases through word pairs', () => {
     expect([...(await firstMatches(c.pool, 'be qat128')).ids]).toEqual(await truth('be qat128'))
     // Three words: each end counts alone (129 words start with "qat" after "to be").
     expect(await indexUsed('to be qat')).toBe('quote_search_words_quads')
-    expect(await indexUsed('o be qat128')).toBe('quote_search_words_pairs')
+    expect(await indexUsed('to be qat128')).toBe('quote_search_words_pairs')
   })
 
   it('falls back to the 4-gram index while the vocabulary is not ready', async () => {
