@@ -14,14 +14,18 @@ import { termKind } from './search-term.js'
  * index intersected six common 4-grams into 1,241 candidates in 24-27 ms; bench/README.md, "Word
  * pairs for phrases").
  *
- * Each pair is a key the index looks up (13-20 µs each here), so a phrase whose ends make more
+ * Each pair is a key the index looks up (8-20 µs each here), so a phrase whose ends make more
  * than PAIR_KEYS_LIMIT pairs (`be at`: 18 words end with `be`, 58 start with `at`, 1,044 pairs,
- * 19-21 ms) is found through the 4-gram index, as it is while the vocabulary is not ready: the same
+ * 15-21 ms) is found through the 4-gram index, as it is while the vocabulary is not ready: the same
  * statement decides, from what it read, which of its two branches runs.
  */
 
-/** At most this many pairs looked up for one end of a phrase (or both, for two words). */
-export const PAIR_KEYS_LIMIT = 128
+/**
+ * At most this many pairs looked up for a phrase: `and light` makes 376 (47 words end with `and`,
+ * 8 start with `light`), 3.7-6.1 ms, against 10-13 through its 4-grams; a phrase holding a rare
+ * word loses a little (`joyously in`, 379 pairs: 2.9-6.5 ms, against 1.7).
+ */
+export const PAIR_KEYS_LIMIT = 400
 
 /**
  * The phrase's words, when its candidates can come from word pairs: two or more runs of ASCII
@@ -48,8 +52,8 @@ const literal = (text: string) => pg.escapeLiteral(text)
  * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `k.pairs`
  * says whether the pairs decide, and `k.first_pairs`, `k.middle_pairs`, `k.last_pairs` are the
  * pair hashes a candidate holds (one of the first, every one of the middle ones, one of the last;
- * for two words the first alone, every pair of their ends). The words hold only ASCII letters and digits: nothing in
- * them is a LIKE wildcard.
+ * for two words the first alone, every pair of their ends). At most PAIR_KEYS_LIMIT pairs in all.
+ * The words hold only ASCII letters and digits: nothing in them is a LIKE wildcard.
  */
 export function pairsWith(words: string[]): string {
   const first = words[0] as string
@@ -84,8 +88,8 @@ export function pairsWith(words: string[]): string {
     `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', second)} FROM a) END AS first_pairs, ` +
     `ARRAY[${middle}]::int[] AS middle_pairs, ` +
     `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair(beforeLast, 'b.word')} FROM b) END AS last_pairs ` +
-    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) <= ${limit} AND ` +
-    `(SELECT count(*) FROM b) <= ${limit} AS pairs) p)`
+    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) + (SELECT count(*) FROM b) <= ${limit} ` +
+    'AS pairs) p)'
   )
 }
 

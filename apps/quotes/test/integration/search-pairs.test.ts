@@ -95,7 +95,7 @@ describe('search phrases through word pairs', () => {
     // Fewer pairs: one word starts with "qat128", and a few end with "be".
     expect(await indexUsed('be qat128')).toBe('quote_search_words_pairs')
     expect([...(await firstMatches(c.pool, 'be qat128')).ids]).toEqual(await truth('be qat128'))
-    // Three words: each end counts alone (129 words start with "qat" after "to be").
+    // Three words: the pairs of both ends count (401 words start with "qat" after "to be").
     expect(await indexUsed('to be qat')).toBe('quote_search_words_quads')
     expect(await indexUsed('to be qat128')).toBe('quote_search_words_pairs')
   })
