@@ -52,7 +52,8 @@ const literal = (text: string) => pg.escapeLiteral(text)
  * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `k.pairs`
  * says whether the pairs decide, and `k.first_pairs`, `k.middle_pairs`, `k.last_pairs` are the
  * pair hashes a candidate holds (one of the first, every one of the middle ones, one of the last;
- * for two words the first alone, every pair of their ends). At most PAIR_KEYS_LIMIT pairs in all.
+ * for two words the first alone, every pair of their ends). At most PAIR_KEYS_LIMIT pairs in all,
+ * the middle ones counted.
  * The words hold only ASCII letters and digits: nothing in them is a LIKE wildcard.
  */
 export function pairsWith(words: string[]): string {
@@ -88,8 +89,8 @@ export function pairsWith(words: string[]): string {
     `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', second)} FROM a) END AS first_pairs, ` +
     `ARRAY[${middle}]::int[] AS middle_pairs, ` +
     `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair(beforeLast, 'b.word')} FROM b) END AS last_pairs ` +
-    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) + (SELECT count(*) FROM b) <= ${limit} ` +
-    'AS pairs) p)'
+    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) + (SELECT count(*) FROM b) + ` +
+    `${words.length - 3} <= ${limit} AS pairs) p)`
   )
 }
 
