@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { searchKeyLength } from './search-key.js'
+import { searchKeyLength, spelledQuads } from './search-key.js'
 import { pairsCondition, pairsWith, pairWords } from './search-pairs.js'
 import {
   lowerAsPostgres,
@@ -138,10 +138,12 @@ export function matchClause(
   // A walk tests each row it reads with strpos: twice as fast as the same LIKE '%key%' (the key
   // holds no wildcard: letters, digits, 'ǂ' and 'ǁ'), which only the trigram index needs.
   const contains = `strpos(s.words, ${key}) > 0`
+  const quads =
+    kind === 'phrase' && term.includes("'") ? spelledQuads(key) : `quote_search_quads(${key})`
   const words = !indexed
     ? contains
     : keyLength >= QUAD_LENGTH
-      ? `quote_search_quads(s.words) @> quote_search_quads(${key}) AND ${contains}`
+      ? `quote_search_quads(s.words) @> ${quads} AND ${contains}`
       : `s.words LIKE '%' || ${key} || '%'`
   // `plain` and `phrase` are decided by the words alone (a single space is 'ǂ' there, migration
   // 080, and ' and ’ have marks of their own, 090); `exact` terms by the quote's own text.

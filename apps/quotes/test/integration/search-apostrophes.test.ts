@@ -1,7 +1,7 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
 import { QuoteStore } from '../../src/lib/quote-store.js'
-import { searchKey } from '../../src/lib/search-key.js'
+import { searchKey, spelledQuads } from '../../src/lib/search-key.js'
 import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
 import { termKind } from '../../src/lib/search-term.js'
 import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
@@ -116,6 +116,25 @@ describe('search terms with apostrophes', () => {
     const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
     await store.load()
     await expectSearchesMatchText(store, c.pool, [...terms])
+  })
+
+  it('looks up the 4-grams of an apostrophe phrase that spell two letters, or all if none does', async () => {
+    const quads = async (key: string, grams: string[]) => {
+      const { rows } = await c.pool.query<{ spelled: number[]; expected: number[] }>(
+        `SELECT ARRAY(SELECT unnest(${spelledQuads('$1::text')}) ORDER BY 1) AS spelled,
+                ARRAY(SELECT hashtext(g) FROM unnest($2::text[]) AS g ORDER BY 1) AS expected`,
+        [key, grams],
+      )
+      expect(rows[0]?.spelled, key).toEqual(rows[0]?.expected)
+    }
+    // Not tǂǁǂ, ǂǁǂs, ǁǂsǂ: a mark and one letter, in every "t'" and "'s".
+    await quads(searchKey("it's never"), ['itǂǁ', 'ǂsǂn', 'sǂne', 'ǂnev', 'neve', 'ever'])
+    // None spells two: all of them.
+    await quads(searchKey("'s'"), ['ǂǁǂs', 'ǁǂsǂ', 'ǂsǂǁ', 'sǂǁǂ'])
+    await addQuotes()
+    for (const term of ["it's the", "'s the dog", "'n' roll", "'s'", "n't it"]) {
+      expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
+    }
   })
 
   it('narrows a term with an apostrophe to the rows holding it, not every word ending so', async () => {
