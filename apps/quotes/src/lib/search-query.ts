@@ -24,9 +24,11 @@ import { vocabularyMatches } from './search-vocabulary.js'
  *    pages come from them. Where the vocabulary cannot answer (a phrase, a term of other
  *    characters, a common word), the term is looked for in the wider text sample
  *    (search-sample.ts): held by TEXT_SAMPLED_HITS of its texts or more, it is estimated from
- *    them. Otherwise `firstMatches`: a GIN index finds the candidates (the 4-gram
- *    index of migration 1700000000030 for terms of QUAD_LENGTH characters or more, the trigram
- *    index for shorter ones) and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is
+ *    them. Otherwise `firstMatches`: a GIN index finds the candidates (the word pairs' index of
+ *    migration 1700000000100 for a phrase of plain words, search-pairs.ts; the 4-gram index of
+ *    migration 1700000000030 for other terms of QUAD_LENGTH characters or more, only the 4-grams
+ *    spelling two letters for a phrase with an apostrophe; the trigram index for shorter ones)
+ *    and the heap check stops at EXACT_LIMIT + 1 matches. Fewer: that is
  *    every match, counted exactly, and pages come from them. Otherwise the total is estimated
  *    from how far into the table (in blocks, which follow the ids) those matches reached, and
  *    each page is its own query:
