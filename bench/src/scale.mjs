@@ -1,7 +1,8 @@
 // Scale passes: search at BENCH_SCALE synthetic quotes on a freshly started quotes service, one
 // client, each term sent once and never searched before on that process (cold-search: words,
 // surnames, phrases, misses; short-terms: 1-2 characters). Also the time from process start to
-// /ready at that scale. The database is kept between runs (loading takes 2-4 minutes on 2 cores).
+// /ready at that scale. The database is kept between runs (loading a million quotes and building
+// their search indexes took 9-11 minutes on 2 cores).
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -64,7 +65,7 @@ async function ensureCorpus(n, progress) {
   }
   progress(
     `scale: ${SCALE_DATABASE} holds ${JSON.stringify(inventory ?? 'nothing')}; ` +
-      `recreating it and loading ${n} synthetic quotes (2-4 minutes)`,
+      `recreating it and loading ${n} synthetic quotes (about 10 minutes for a million on 2 cores)`,
   )
   await recreateDatabase(SCALE_DATABASE)
   const started = performance.now()
