@@ -49,56 +49,43 @@ export function pairWords(term: string): string[] | undefined {
 const literal = (text: string) => pg.escapeLiteral(text)
 
 /**
- * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `k.pairs`
- * says whether the pairs decide, and `k.first_pairs`, `k.middle_pairs`, `k.last_pairs` are the
- * pair hashes a candidate holds (one of the first, every one of the middle ones, one of the last;
- * for two words the first alone, every pair of their ends). At most PAIR_KEYS_LIMIT pairs in all,
- * the middle ones counted.
- * The words hold only ASCII letters and digits: nothing in them is a LIKE wildcard.
+ * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `a` the words
+ * ending with the first word, `b` those starting with the last; `k.pairs` says whether the pairs
+ * decide (the vocabulary ready, at most PAIR_KEYS_LIMIT pairs in all), and `k.pairs_<i>` holds the
+ * hashes of the pairs that can stand for the phrase's words i and i + 1: any word of `a` or `b` at
+ * an end (for two words, every pair of `a` and `b`), the word itself inside. The words hold only
+ * ASCII letters and digits: nothing in them is a LIKE wildcard.
  */
 export function pairsWith(words: string[]): string {
-  const first = words[0] as string
-  const last = words.at(-1) as string
   const limit = PAIR_KEYS_LIMIT
-  const ends =
-    `a AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
-    `WHERE word LIKE ${literal(`%${first}`)} LIMIT ${limit + 1}), ` +
-    `b AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
-    `WHERE word LIKE ${literal(`${last}%`)} LIMIT ${limit + 1})`
+  const vocabulary = (name: string, like: string) =>
+    `${name} AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
+    `WHERE word LIKE ${literal(like)} LIMIT ${limit + 1})`
+  const last = words.length - 2
+  const sides = words.slice(0, -1).map((word, i) => ({
+    left: i === 0 ? { from: 'a', word: 'a.word' } : { word: literal(word) },
+    right: i === last ? { from: 'b', word: 'b.word' } : { word: literal(words[i + 1] as string) },
+  }))
+  const count = (side: { from?: string }) =>
+    side.from ? `(SELECT count(*) FROM ${side.from})` : '1'
+  const keys = sides.map(({ left, right }) => `${count(left)} * ${count(right)}`).join(' + ')
+  const arrays = sides.map(({ left, right }, i) => {
+    const from = [left.from, right.from].filter(Boolean).join(', ')
+    const hash = `hashtext(${left.word} || 'ǂ' || ${right.word})`
+    return `CASE WHEN p.pairs THEN ARRAY(SELECT ${hash}${from ? ` FROM ${from}` : ''}) END AS pairs_${i}`
+  })
   const ready = 'coalesce((SELECT ready FROM quote_search_vocabulary_state), false)'
-  const pair = (left: string, right: string) => `hashtext(${left} || 'ǂ' || ${right})`
-  if (words.length === 2) {
-    return (
-      `${ends}, k AS MATERIALIZED (SELECT p.pairs, ` +
-      `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', 'b.word')} FROM a, b) END AS first_pairs, ` +
-      `'{}'::int[] AS middle_pairs, '{}'::int[] AS last_pairs FROM (SELECT ${ready} AND ` +
-      `(SELECT count(*) FROM a) * (SELECT count(*) FROM b) <= ${limit} AS pairs) p)`
-    )
-  }
-  const middle = words
-    .slice(1, -1)
-    .flatMap((word, i) => {
-      const next = words[i + 2] as string
-      return i + 2 < words.length - 1 ? [pair(literal(word), literal(next))] : []
-    })
-    .join(', ')
-  const second = literal(words[1] as string)
-  const beforeLast = literal(words.at(-2) as string)
   return (
-    `${ends}, k AS MATERIALIZED (SELECT p.pairs, ` +
-    `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair('a.word', second)} FROM a) END AS first_pairs, ` +
-    `ARRAY[${middle}]::int[] AS middle_pairs, ` +
-    `CASE WHEN p.pairs THEN ARRAY(SELECT ${pair(beforeLast, 'b.word')} FROM b) END AS last_pairs ` +
-    `FROM (SELECT ${ready} AND (SELECT count(*) FROM a) + (SELECT count(*) FROM b) + ` +
-    `${words.length - 3} <= ${limit} AS pairs) p)`
+    `${vocabulary('a', `%${words[0]}`)}, ${vocabulary('b', `${words.at(-1)}%`)}, ` +
+    `k AS MATERIALIZED (SELECT p.pairs, ${arrays.join(', ')} ` +
+    `FROM (SELECT ${ready} AND ${keys} <= ${limit} AS pairs) p)`
   )
 }
 
-/** The condition on `s` (quote_search) of a candidate, for the `k` of pairsWith. */
+/** The condition on `s` (quote_search) of a candidate: one pair of each `k.pairs_<i>`. */
 export function pairsCondition(words: string[]): string {
-  const held = 'quote_search_pairs(s.words)'
-  const conditions = [`${held} && (SELECT first_pairs FROM k)`]
-  if (words.length > 3) conditions.push(`${held} @> (SELECT middle_pairs FROM k)`)
-  if (words.length > 2) conditions.push(`${held} && (SELECT last_pairs FROM k)`)
-  return conditions.join(' AND ')
+  return words
+    .slice(0, -1)
+    .map((_, i) => `quote_search_pairs(s.words) && (SELECT pairs_${i} FROM k)`)
+    .join(' AND ')
 }

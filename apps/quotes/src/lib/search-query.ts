@@ -174,7 +174,8 @@ export function firstMatchesQuery(term: string): Query {
     `FROM ${from} WHERE `
   const words = pairWords(term)
   if (!words) return { text: `${select}${where} LIMIT ${EXACT_LIMIT + 1}`, values }
-  const contains = `strpos(s.words, quote_search_key($1)) > 0`
+  // The pairs only narrow: the substring check decides, as a walk's does.
+  const { where: contains } = matchClause(term, { indexed: false })
   return {
     text:
       `WITH ${pairsWith(words)} ` +
