@@ -117,6 +117,17 @@ describe('QuoteStore', () => {
     expect(await store.getMany([])).toEqual([])
   })
 
+  it('reads the quotes by id exactly as quote_view serves them (migration 110)', async () => {
+    const ids = [1, 2, 3, 4, 5, 6, 9, 1001, 1002, 1003]
+    const view = await c.pool.query('SELECT * FROM quote_view WHERE num = ANY($1) ORDER BY num', [
+      ids,
+    ])
+    const byIds = await c.pool.query('SELECT * FROM quotes_by_ids($1::int[]) ORDER BY num', [ids])
+    expect(view.rows.length).toBeGreaterThan(5)
+    expect(byIds.rows).toEqual(view.rows)
+    expect(byIds.fields.map((f) => f.name)).toEqual(view.fields.map((f) => f.name))
+  })
+
   it('keeps a term’s matches until the next load', async () => {
     const store = await loadedStore(10)
     const before = await store.search('minerva', 0, 5)
@@ -196,7 +207,7 @@ describe('QuoteStore', () => {
     expect(sent).toMatch(
       /enable_bitmapscan = off;.*strpos\(s\.words, quote_search_key\('the'\)\) > 0/,
     )
-    expect(sent).toContain('FROM unnest($1::int[]) AS u(id) CROSS JOIN LATERAL')
+    expect(sent).toContain('FROM quotes_by_ids($1::int[])')
   })
 
   it('warms the vocabulary and index lookups up where the common warm-up terms are estimated and walked', async () => {
