@@ -32,10 +32,10 @@ interface VocabularyRow {
 
 /**
  * The ids of `text` (comma-separated, each word's run ascending; ids are positive: migration
- * 1700000000000), sorted, each once.
- * Read digit by digit into the array, and sorted only when the runs are more than one: splitting
- * the text made a string per id, and `Number` read each (6,400 ids: 1.1-3.7 ms in a fresh
- * process, against 0.5-1.0; bench/README.md, "The vocabulary's ids read in place").
+ * 1700000000000), sorted, each once. Read digit by digit into the array, which is sorted only
+ * when it is not in order already (several words' runs): splitting the text made a string per id,
+ * and `Number` read each (6,400 ids: 1.1-3.7 ms in a fresh process, against 0.5-1.0;
+ * bench/README.md, "The vocabulary's ids read in place").
  */
 export function mergedIds(text: string): Int32Array {
   if (text === '') return new Int32Array(0)
