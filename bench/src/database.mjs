@@ -26,10 +26,17 @@ export async function recreateDatabase(name) {
   await withClient('postgres', (client) => client.query(`CREATE DATABASE ${quoted(name)}`))
 }
 
+/** The quotes service's search indexes (migrations 1700000000010, 30 and 100), by name. */
+const SEARCH_INDEXES = [
+  'quote_search_words_trgm',
+  'quote_search_words_quads',
+  'quote_search_words_pairs',
+]
+
 /**
  * What a quotes database holds: { synthetic, seed, index, catalog, migration } (counts of quotes
- * by origin, whether both search indexes exist (trigram and 4-gram), whether every quote has its
- * author, the newest migration applied), or undefined when the database or table is missing.
+ * by origin, whether every search index exists, whether every quote has its author, the newest
+ * migration applied), or undefined when the database or table is missing.
  */
 export async function quotesInventory(name) {
   const exists = await withClient('postgres', (client) =>
@@ -45,10 +52,10 @@ export async function quotesInventory(name) {
     const { rows } = await client.query(
       `SELECT count(*) FILTER (WHERE source = 'synthetic')::int AS synthetic,
               count(*) FILTER (WHERE source <> 'synthetic')::int AS seed,
-              (SELECT count(*) = 3 FROM pg_indexes
-                WHERE indexname IN ('quote_search_words_trgm', 'quote_search_words_quads',
-                                    'quote_search_words_pairs')) AS index
+              (SELECT count(*) = cardinality($1::text[]) FROM pg_indexes
+                WHERE indexname = ANY($1)) AS index
          FROM quotes`,
+      [SEARCH_INDEXES],
     )
     // Authors and tags (migration 20) filled for every quote, synthetic ones included.
     const tables = await client.query("SELECT to_regclass('public.quote_tags') AS t")

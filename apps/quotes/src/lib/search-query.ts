@@ -103,13 +103,13 @@ interface MatchRow {
  * vocabulary's one-row state table read under `enable_seqscan = off`) costs 10^10 and more,
  * past `jit_above_cost`, and compiling it took 450-590 ms for a statement that runs in 4.
  */
-const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off'
+const NO_PARALLEL_OR_JIT = 'SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off'
 /** The GIN indexes (bitmap scans) only. */
-const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL}`
+const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL_OR_JIT}`
 /** The primary key in id order only. */
-const WALK_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; ${NO_PARALLEL}`
+const WALK_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; ${NO_PARALLEL_OR_JIT}`
 /** The settings each strategy runs with (for EXPLAIN in tests). */
-export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_PARALLEL }
+export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_PARALLEL_OR_JIT }
 
 /** A term whose key is at least this long is found by the 4-gram index (migration 30). */
 export const QUAD_LENGTH = 4
@@ -285,7 +285,9 @@ export async function estimatedPage(
   const below = corpus.idAt(Math.ceil(2 * walk))
   if (below !== undefined) {
     // The planner picks the primary key's range, or that ANDed with the trigram index.
-    const nums = toNums(await run(pool, NO_PARALLEL, pageQuery(term, offset, limit, { below })))
+    const nums = toNums(
+      await run(pool, NO_PARALLEL_OR_JIT, pageQuery(term, offset, limit, { below })),
+    )
     if (nums.length === limit) return nums
   }
   return toNums(await run(pool, INDEX_ONLY, pageQuery(term, offset, limit)))
