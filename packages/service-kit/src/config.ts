@@ -62,6 +62,11 @@ export function baseConfigProperties(defaults: ServiceDefaults) {
      */
     SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
     PG_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    /**
+     * Postgres connections kept open while idle (the rest close after 30 s idle): a new one is a
+     * new Postgres process, slower on its first statements. At most PG_POOL_MAX.
+     */
+    PG_POOL_MIN: Type.Integer({ minimum: 0, maximum: 200, default: 1 }),
     /** Event-loop delay (ms) past which new requests get 503 and /ready says unavailable. */
     MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
     /** How long each /ready check (Postgres, Redis, load) may take before it counts as down. */
@@ -97,9 +102,17 @@ export function loadConfig<S extends TObject>(
 ): Static<S> {
   // Empty strings mean "unset" (compose files often pass VAR= through).
   const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  let config: Static<S>
   try {
-    return envSchema<Static<S>>({ schema, data, dotenv: false })
+    config = envSchema<Static<S>>({ schema, data, dotenv: false })
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`)
   }
+  const pool = config as Partial<Pick<BaseConfig, 'PG_POOL_MIN' | 'PG_POOL_MAX'>>
+  if ((pool.PG_POOL_MIN ?? 0) > (pool.PG_POOL_MAX ?? Number.POSITIVE_INFINITY)) {
+    throw new ConfigError(
+      `Invalid configuration: PG_POOL_MIN (${pool.PG_POOL_MIN}) is larger than PG_POOL_MAX (${pool.PG_POOL_MAX})`,
+    )
+  }
+  return config
 }

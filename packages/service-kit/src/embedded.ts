@@ -142,6 +142,7 @@ export async function resolveConfigStores<C extends BaseConfig>(
       DATABASE_DIRECT_URL: stores.embedded.postgres ? undefined : config.DATABASE_DIRECT_URL,
       REDIS_URL: stores.redisUrl,
       PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,
+      PG_POOL_MIN: stores.embedded.postgres ? Math.min(config.PG_POOL_MIN, 1) : config.PG_POOL_MIN,
     },
   }
 }

@@ -20,6 +20,7 @@ describe('base configuration', () => {
       SHUTDOWN_GRACE_MS: 10_000,
       SHUTDOWN_DRAIN_MS: 0,
       PG_POOL_MAX: 10,
+      PG_POOL_MIN: 1,
       MAX_EVENT_LOOP_DELAY_MS: 1_000,
       MAX_HEAP_USED_RATIO: 0.9,
       READY_CHECK_TIMEOUT_MS: 1000,
@@ -45,6 +46,8 @@ describe('base configuration', () => {
     ['SHUTDOWN_DRAIN_MS', '-1'],
     ['PG_POOL_MAX', '0'],
     ['PG_POOL_MAX', '201'],
+    ['PG_POOL_MIN', '-1'],
+    ['PG_POOL_MIN', '1.5'],
     ['MAX_EVENT_LOOP_DELAY_MS', '9'],
     ['MAX_EVENT_LOOP_DELAY_MS', '60001'],
     ['MAX_HEAP_USED_RATIO', '0'],
@@ -65,6 +68,8 @@ describe('base configuration', () => {
     ['REDIS_URL', 'rediss://cache', 'rediss://cache'],
     ['SHUTDOWN_DRAIN_MS', '120000', 120_000],
     ['PG_POOL_MAX', '200', 200],
+    ['PG_POOL_MIN', '0', 0],
+    ['PG_POOL_MIN', '10', 10],
     ['MAX_EVENT_LOOP_DELAY_MS', '10', 10],
     ['MAX_HEAP_USED_RATIO', '1', 1],
     ['READY_CHECK_TIMEOUT_MS', '50', 50],
@@ -74,6 +79,22 @@ describe('base configuration', () => {
     ['ACCESS_LOG', 'off', 'off'],
   ])('accepts %s=%j at the edge of its range', (name, value, parsed) => {
     expect(load({ [name]: value })[name as keyof ReturnType<typeof load>]).toBe(parsed)
+  })
+})
+
+describe('the Postgres pool settings', () => {
+  it('refuses more connections kept open than the pool may hold, naming both', () => {
+    expect(() => load({ PG_POOL_MIN: '11' })).toThrow(
+      'Invalid configuration: PG_POOL_MIN (11) is larger than PG_POOL_MAX (10)',
+    )
+    expect(() => load({ PG_POOL_MIN: '3', PG_POOL_MAX: '2' })).toThrow(ConfigError)
+  })
+
+  it('accepts as many kept open as the pool holds', () => {
+    expect(load({ PG_POOL_MIN: '200', PG_POOL_MAX: '200' })).toMatchObject({
+      PG_POOL_MIN: 200,
+      PG_POOL_MAX: 200,
+    })
   })
 })
 

@@ -178,6 +178,7 @@ describe('resolveConfigStores', () => {
       DATABASE_DIRECT_URL: await nowhere('postgres'),
       REDIS_URL: await nowhere('redis'),
       PG_POOL_MAX: '7',
+      PG_POOL_MIN: '3',
       EMBEDDED_DATA_DIR: dataDir,
     })
     const { config: resolved, stores } = await resolveConfigStores('both', config, {})
@@ -187,6 +188,7 @@ describe('resolveConfigStores', () => {
       expect(resolved.DATABASE_DIRECT_URL).toBeUndefined()
       expect(resolved.REDIS_URL).toBe(EMBEDDED_REDIS_URL)
       expect(resolved.PG_POOL_MAX).toBe(1)
+      expect(resolved.PG_POOL_MIN).toBe(1)
     } finally {
       await stores.close()
     }
@@ -199,6 +201,7 @@ describe('resolveConfigStores', () => {
       DATABASE_DIRECT_URL: direct,
       REDIS_URL: await nowhere('redis'),
       PG_POOL_MAX: '7',
+      PG_POOL_MIN: '3',
     })
     const { config: resolved } = await resolveConfigStores('svc', config, {
       DATABASE_URL: config.DATABASE_URL,
@@ -208,6 +211,7 @@ describe('resolveConfigStores', () => {
       DATABASE_DIRECT_URL: direct,
       REDIS_URL: EMBEDDED_REDIS_URL,
       PG_POOL_MAX: 7,
+      PG_POOL_MIN: 3,
     })
   })
 

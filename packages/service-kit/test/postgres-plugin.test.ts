@@ -66,10 +66,31 @@ describe('the Postgres plugin', () => {
     const usual = await appWith({}, false)
     expect(usual.pg.options).toMatchObject({
       max: 10,
+      min: 1,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     })
     expect((await appWith({ max: 2 }, false)).pg.options.max).toBe(2)
+  })
+
+  it('keeps its last connection, and its Postgres process, through a quiet spell', async () => {
+    const app = await appWith({ idleTimeoutMs: 50 }, false)
+    const backend = async (sql = 'SELECT pg_backend_pid() AS pid') =>
+      (await app.pg.query(sql)).rows[0].pid as number
+    // A burst opens a second connection; once both are idle, one of them goes.
+    const sleeper = 'SELECT pg_backend_pid() AS pid, pg_sleep(0.05)'
+    const burst = await Promise.all([backend(sleeper), backend(sleeper)])
+    expect(new Set(burst).size).toBe(2)
+    await waitFor('the extra connection to close', async () => app.pg.totalCount === 1, 5_000)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(app.pg.totalCount).toBe(1)
+    expect(burst).toContain(await backend())
+  })
+
+  it('closes every idle connection when told to keep none', async () => {
+    const app = await appWith({ idleTimeoutMs: 50, min: 0 }, false)
+    await app.pg.query('SELECT 1')
+    await waitFor('the idle connection to close', async () => app.pg.totalCount === 0, 5_000)
   })
 
   it('has proven a connection by the time the app is ready', async () => {

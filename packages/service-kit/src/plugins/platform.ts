@@ -61,6 +61,7 @@ const platform: FastifyPluginAsync<PlatformOptions> = async (fastify, opts) => {
   await fastify.register(postgresPlugin, {
     connectionString: config.DATABASE_URL,
     max: config.PG_POOL_MAX,
+    min: config.PG_POOL_MIN,
     applicationName: opts.name,
     connect: !opts.describeOnly,
   })
