@@ -108,11 +108,15 @@ export function loadConfig<S extends TObject>(
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`)
   }
-  const pool = config as Partial<Pick<BaseConfig, 'PG_POOL_MIN' | 'PG_POOL_MAX'>>
-  if ((pool.PG_POOL_MIN ?? 0) > (pool.PG_POOL_MAX ?? Number.POSITIVE_INFINITY)) {
+  checkPoolSizes(config)
+  return config
+}
+
+/** What one setting's schema cannot say: the idle connections kept fit in the pool. */
+function checkPoolSizes({ PG_POOL_MIN: min, PG_POOL_MAX: max }: Partial<BaseConfig>): void {
+  if (min !== undefined && max !== undefined && min > max) {
     throw new ConfigError(
-      `Invalid configuration: PG_POOL_MIN (${pool.PG_POOL_MIN}) is larger than PG_POOL_MAX (${pool.PG_POOL_MAX})`,
+      `Invalid configuration: PG_POOL_MIN (${min}) is larger than PG_POOL_MAX (${max})`,
     )
   }
-  return config
 }
