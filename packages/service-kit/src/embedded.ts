@@ -134,6 +134,7 @@ export async function resolveConfigStores<C extends BaseConfig>(
     dataDir: config.EMBEDDED_DATA_DIR,
   })
   if (!stores.embedded.postgres && !stores.embedded.redis) return { config, stores }
+  const poolMax = stores.embedded.postgres ? 1 : config.PG_POOL_MAX
   return {
     stores,
     config: {
@@ -141,8 +142,8 @@ export async function resolveConfigStores<C extends BaseConfig>(
       DATABASE_URL: stores.databaseUrl,
       DATABASE_DIRECT_URL: stores.embedded.postgres ? undefined : config.DATABASE_DIRECT_URL,
       REDIS_URL: stores.redisUrl,
-      PG_POOL_MAX: stores.embedded.postgres ? 1 : config.PG_POOL_MAX,
-      PG_POOL_MIN: stores.embedded.postgres ? Math.min(config.PG_POOL_MIN, 1) : config.PG_POOL_MIN,
+      PG_POOL_MAX: poolMax,
+      PG_POOL_MIN: Math.min(config.PG_POOL_MIN, poolMax),
     },
   }
 }
