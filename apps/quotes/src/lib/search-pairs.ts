@@ -18,6 +18,14 @@ import { termKind } from './search-term.js'
  * than PAIR_KEYS_LIMIT pairs (`be at`: 18 words end with `be`, 58 start with `at`, 1,044 pairs,
  * 15-21 ms) is found through the 4-gram index, as it is while the vocabulary is not ready: the same
  * statement decides, from what it read, which of its two branches runs.
+ *
+ * An apostrophe cuts a phrase into stretches (its mark is not a word, so no pair spans it), and a
+ * stretch of two words or more is such a run, its ends next to the apostrophe whole words: `but
+ * you'd` asks for the pairs `…but you`, `it's never` for `s never…`. At a million quotes (the first
+ * matches' statement, three alternated runs of 16 such phrases): `that's what` 5.6-5.9 ms against
+ * 13.9-15.1 through the 4-grams, `i've been` 2.1-2.5 against 6.8-9.2, `it's never` 5.9-6.5
+ * against 8.2-9.2, `but you'd` 9.9-11.8 against 13.0-15.3; none slower (bench/README.md, "A
+ * seventeenth machine").
  */
 
 /**
@@ -28,43 +36,83 @@ import { termKind } from './search-term.js'
 export const PAIR_KEYS_LIMIT = 400
 
 /**
- * The phrase's words, when its candidates can come from word pairs: two or more runs of ASCII
- * letters and digits, each joined to the next by a single space, the first and the last of two
- * characters or more. Otherwise undefined (a word, an apostrophe, punctuation, other scripts: the
- * 4-gram or trigram index). The vocabulary's trigram index finds the words ending or starting
- * with two characters (`%be`: the trigram `be `), not with one: `%a` read the whole vocabulary
- * (10 ms for 16,000 words), and is held by far more words than PAIR_KEYS_LIMIT anyway.
+ * A run of two words or more of a phrase, each joined to the next by a single space: a pair of
+ * adjacent words in any quote holding the phrase. An end of the run that is an end of the phrase
+ * may be part of a longer word in the quote (`when this` in `somewhen thistles`): it is `open`,
+ * and the vocabulary lists the words it stands for. An end next to an apostrophe is a whole word
+ * in the quote (`but you'd` is `butǂyouǂǁǂd`: `you` is a word of its own there), so it is looked
+ * up as it is, whatever its length (`it's never`: the pair `s never…`).
  */
-export function pairWords(term: string): string[] | undefined {
+export interface PairRun {
+  /** Lower-case ASCII letters and digits, two words or more. */
+  words: string[]
+  /** The first word starts the phrase: a quote's word may end with it. */
+  openStart: boolean
+  /** The last word ends the phrase: a quote's word may start with it. */
+  openEnd: boolean
+}
+
+/**
+ * The shortest open end of a run in a phrase with an apostrophe. Such a run often starts with the
+ * tail of a contraction (`isn't it`: the pairs `t it…`), held by many quotes, where the 4-gram index
+ * also reads the 4-grams across the apostrophe (`tǂǁǂ`): `isn't it` took 9-18 ms through 96 pairs
+ * against 5.6-6.4 through its 4-grams, `let's go` 7-10 against 3-4; with three characters or more
+ * the pairs won (`that's what` 6.3-8.5 against 12.4-15.1, `i've been` 1.8-2.3 against 8.4-9.1).
+ */
+export const APOSTROPHE_OPEN_END = 3
+
+/**
+ * The run of the phrase's words its candidates can come from, when it has one: the phrase holds
+ * runs of ASCII letters, digits and apostrophes joined by single spaces (termKind `phrase`), and
+ * an apostrophe cuts a pair (migration 1700000000100: its mark is not a word), so each stretch
+ * between apostrophes is a run when it holds two words or more. An open end must be two
+ * characters or more (APOSTROPHE_OPEN_END beside an apostrophe): the vocabulary's trigram index
+ * finds the words ending or starting with two
+ * (`%be`: the trigram `be `), not with one (`%a` read the whole vocabulary, 10 ms for 16,000 words,
+ * and is held by far more words than PAIR_KEYS_LIMIT anyway). Of several runs, the longest (the
+ * first of those): its pairs narrow the most. Otherwise undefined (a single word, punctuation,
+ * other scripts: the 4-gram or trigram index).
+ */
+export function pairRun(term: string): PairRun | undefined {
   if (termKind(term) !== 'phrase') return undefined
-  const words = term.toLowerCase().split(' ')
-  const ends = [words[0] as string, words.at(-1) as string]
-  return words.length >= 2 &&
-    words.every((word) => /^[a-z0-9]+$/.test(word)) &&
-    ends.every((word) => word.length >= 2)
-    ? words
-    : undefined
+  const stretches = term.toLowerCase().split("'")
+  // An open end needs two characters for the vocabulary to find its words, three beside an
+  // apostrophe (see APOSTROPHE_OPEN_END).
+  const least = stretches.length > 1 ? APOSTROPHE_OPEN_END : 2
+  const tooShort = (open: boolean, word = '') => open && word.length < least
+  let best: PairRun | undefined
+  stretches.forEach((stretch, i) => {
+    const words = stretch.split(' ').filter((word) => word !== '')
+    const run = { words, openStart: i === 0, openEnd: i === stretches.length - 1 }
+    if (tooShort(run.openStart, words[0]) || tooShort(run.openEnd, words.at(-1))) return
+    if (words.length >= 2 && words.length > (best?.words.length ?? 0)) best = run
+  })
+  return best
 }
 
 const literal = (text: string) => pg.escapeLiteral(text)
 
 /**
- * The WITH list (`a`, `b`, `k`) reading the vocabulary for `words` (from pairWords): `a` the words
- * ending with the first word, `b` those starting with the last; `k.pairs` says whether the pairs
- * decide (the vocabulary ready, at most PAIR_KEYS_LIMIT pairs in all), and `k.pairs_<i>` holds the
- * hashes of the pairs that can stand for the phrase's words i and i + 1: any word of `a` or `b` at
- * an end (for two words, every pair of `a` and `b`), the word itself inside. The words hold only
- * ASCII letters and digits: nothing in them is a LIKE wildcard.
+ * The WITH list (`a`, `b`, `k`) for `run` (from pairRun): `a` the words ending with the run's
+ * first word when that end is open, `b` those starting with its last when open; `k.pairs` says
+ * whether the pairs decide (the vocabulary ready, at most PAIR_KEYS_LIMIT pairs in all), and
+ * `k.pairs_<i>` holds the hashes of the pairs that can stand for the run's words i and i + 1: any
+ * word of `a` or `b` at an open end (for two words and both ends open, every pair of `a` and
+ * `b`), the word itself elsewhere. The words hold only ASCII letters and digits: nothing in them
+ * is a LIKE wildcard.
  */
-export function pairsWith(words: string[]): string {
+export function pairsWith({ words, openStart, openEnd }: PairRun): string {
   const limit = PAIR_KEYS_LIMIT
   const vocabulary = (name: string, like: string) =>
     `${name} AS MATERIALIZED (SELECT word FROM quote_search_vocabulary ` +
     `WHERE word LIKE ${literal(like)} LIMIT ${limit + 1})`
   const last = words.length - 2
   const sides = words.slice(0, -1).map((word, i) => ({
-    left: i === 0 ? { from: 'a', word: 'a.word' } : { word: literal(word) },
-    right: i === last ? { from: 'b', word: 'b.word' } : { word: literal(words[i + 1] as string) },
+    left: i === 0 && openStart ? { from: 'a', word: 'a.word' } : { word: literal(word) },
+    right:
+      i === last && openEnd
+        ? { from: 'b', word: 'b.word' }
+        : { word: literal(words[i + 1] as string) },
   }))
   const count = (side: { from?: string }) =>
     side.from ? `(SELECT count(*) FROM ${side.from})` : '1'
@@ -75,15 +123,19 @@ export function pairsWith(words: string[]): string {
     return `CASE WHEN p.pairs THEN ARRAY(SELECT ${hash}${from ? ` FROM ${from}` : ''}) END AS pairs_${i}`
   })
   const ready = 'coalesce((SELECT ready FROM quote_search_vocabulary_state), false)'
+  const lists = [
+    ...(openStart ? [vocabulary('a', `%${words[0]}`)] : []),
+    ...(openEnd ? [vocabulary('b', `${words.at(-1)}%`)] : []),
+  ]
   return (
-    `${vocabulary('a', `%${words[0]}`)}, ${vocabulary('b', `${words.at(-1)}%`)}, ` +
+    `${lists.map((list) => `${list}, `).join('')}` +
     `k AS MATERIALIZED (SELECT p.pairs, ${arrays.join(', ')} ` +
     `FROM (SELECT ${ready} AND ${keys} <= ${limit} AS pairs) p)`
   )
 }
 
 /** The condition on `s` (quote_search) of a candidate: one pair of each `k.pairs_<i>`. */
-export function pairsCondition(words: string[]): string {
+export function pairsCondition({ words }: PairRun): string {
   return words
     .slice(0, -1)
     .map((_, i) => `quote_search_pairs(s.words) && (SELECT pairs_${i} FROM k)`)

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { searchKeyLength, spelledQuads } from './search-key.js'
-import { pairsCondition, pairsWith, pairWords } from './search-pairs.js'
+import { pairRun, pairsCondition, pairsWith } from './search-pairs.js'
 import {
   lowerAsPostgres,
   sampleHits,
@@ -162,9 +162,9 @@ export function matchClause(
 }
 
 /**
- * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase of plain
- * words is looked up in the word pairs' index where its ends make few pairs, in the 4-gram index
- * otherwise: the statement holds both, and runs one (search-pairs.ts).
+ * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase holding two
+ * words joined by a single space is looked up in the word pairs' index where its ends make few
+ * pairs, in the 4-gram index otherwise: the statement holds both, and runs one (search-pairs.ts).
  */
 export function firstMatchesQuery(term: string): Query {
   const { from, where, table, values } = matchClause(term, { indexed: true })
@@ -172,14 +172,14 @@ export function firstMatchesQuery(term: string): Query {
     `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
     `(SELECT pg_relation_size('${table}') / current_setting('block_size')::int) AS blocks ` +
     `FROM ${from} WHERE `
-  const words = pairWords(term)
-  if (!words) return { text: `${select}${where} LIMIT ${EXACT_LIMIT + 1}`, values }
+  const run = pairRun(term)
+  if (!run) return { text: `${select}${where} LIMIT ${EXACT_LIMIT + 1}`, values }
   // The pairs only narrow: the substring check decides, as a walk's does.
   const { where: contains } = matchClause(term, { indexed: false })
   return {
     text:
-      `WITH ${pairsWith(words)} ` +
-      `${select}(SELECT pairs FROM k) AND ${pairsCondition(words)} AND ${contains} UNION ALL ` +
+      `WITH ${pairsWith(run)} ` +
+      `${select}(SELECT pairs FROM k) AND ${pairsCondition(run)} AND ${contains} UNION ALL ` +
       `${select}NOT (SELECT pairs FROM k) AND ${where} LIMIT ${EXACT_LIMIT + 1}`,
     values,
   }

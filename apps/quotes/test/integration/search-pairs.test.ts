@@ -1,7 +1,7 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
 import { QuoteStore } from '../../src/lib/quote-store.js'
-import { PAIR_KEYS_LIMIT, pairWords } from '../../src/lib/search-pairs.js'
+import { PAIR_KEYS_LIMIT, pairRun } from '../../src/lib/search-pairs.js'
 import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
 import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
 import { explain, useSmallCorpus } from '../support/small-corpus.js'
@@ -40,14 +40,37 @@ async function indexUsed(term: string): Promise<string> {
 }
 
 describe('search phrases through word pairs', () => {
-  it('takes phrases of plain words and single spaces, and nothing else', () => {
-    expect(pairWords('When this')).toEqual(['when', 'this'])
-    expect(pairWords('ab c d2 ef')).toEqual(['ab', 'c', 'd2', 'ef'])
-    expect(pairWords('to a be')).toEqual(['to', 'a', 'be'])
-    const others = ['when', "when's this", 'when  this', 'when, this', ' when', 'naïve one']
-    for (const term of [...others, 'a when', 'when a', 'a b']) {
-      expect(pairWords(term), term).toBeUndefined()
+  it('takes runs of plain words and single spaces, their ends open at the phrase’s ends', () => {
+    const open = (words: string[]) => ({ words, openStart: true, openEnd: true })
+    expect(pairRun('When this')).toEqual(open(['when', 'this']))
+    expect(pairRun('ab c d2 ef')).toEqual(open(['ab', 'c', 'd2', 'ef']))
+    expect(pairRun('to a be')).toEqual(open(['to', 'a', 'be']))
+    const others = ['when', 'when  this', 'when, this', ' when', 'naïve one', 'when’s this']
+    for (const term of [...others, 'a when', 'when a', 'a b', "when's", "a'b c", "a b'c"]) {
+      expect(pairRun(term), term).toBeUndefined()
     }
+  })
+
+  it('cuts a phrase at its apostrophes, whose neighbours are whole words', () => {
+    const run = (words: string[], openStart: boolean, openEnd: boolean) => ({
+      words,
+      openStart,
+      openEnd,
+    })
+    expect(pairRun("but you'd")).toEqual(run(['but', 'you'], true, false))
+    expect(pairRun("it's never")).toEqual(run(['s', 'never'], false, true))
+    expect(pairRun("when's this")).toEqual(run(['s', 'this'], false, true))
+    expect(pairRun("dogs' toys grow")).toEqual(run(['toys', 'grow'], false, true))
+    expect(pairRun("a'b c'd")).toEqual(run(['b', 'c'], false, false))
+    expect(pairRun("abc d'e")).toEqual(run(['abc', 'd'], true, false))
+    // The longest run, the first of equals.
+    expect(pairRun("abc de'fg hi jkl")).toEqual(run(['fg', 'hi', 'jkl'], false, true))
+    expect(pairRun("abc de'fg hij")).toEqual(run(['abc', 'de'], true, false))
+    // Beside an apostrophe, an open end of two characters stands for too many pairs.
+    for (const term of ["let's go", "ab cd'e", "isn't it", "a'b cd"]) {
+      expect(pairRun(term), term).toBeUndefined()
+    }
+    expect(pairRun('ab cd')).toEqual(run(['ab', 'cd'], true, true))
   })
 
   it('finds every match and only those, through the pairs index', async () => {
@@ -63,6 +86,19 @@ describe('search phrases through word pairs', () => {
       expect(await indexUsed(term), term).toBe('quote_search_words_pairs')
       expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
     }
+    for (const term of [
+      "when this's",
+      "this's an apo",
+      "when's this",
+      "'s this one",
+      "'when this",
+    ]) {
+      expect(await indexUsed(term), term).toBe('quote_search_words_pairs')
+      expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
+    }
+    // An end next to an apostrophe is a whole word: no quote has "'when".
+    expect(await truth("when this's")).toEqual([106])
+    expect(await truth("'when this")).toEqual([])
     // A word's end and the next word's start: "Somewhen thistles" holds "when this".
     expect(await truth('when this')).toEqual([101, 102, 106, 107, 108, 109])
     expect(await truth('when this was over')).toEqual([107, 109])
@@ -133,8 +169,9 @@ describe('search phrases through word pairs', () => {
     )
     const terms = new Set<string>()
     for (let tries = 0; tries < 2000 && terms.size < 150; tries += 1) {
-      const term = Array.from({ length: 2 + Math.floor(random() * 3) }, word).join(' ')
-      if (pairWords(term)) terms.add(term)
+      const words = Array.from({ length: 2 + Math.floor(random() * 3) }, word)
+      const term = words.reduce((phrase, w) => `${phrase}${pick([' ', ' ', ' ', "'"])}${w}`)
+      if (pairRun(term)) terms.add(term)
     }
     expect(terms.size).toBe(150)
     // Most through the pairs; those ending with a letter that starts too many words, through
