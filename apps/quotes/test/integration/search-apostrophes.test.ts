@@ -1,17 +1,14 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
-import { QuoteStore } from '../../src/lib/quote-store.js'
 import { searchKey, spelledQuads } from '../../src/lib/search-key.js'
 import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
 import { termKind } from '../../src/lib/search-term.js'
-import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
-import { explain, useSmallCorpus } from '../support/small-corpus.js'
+import { expectSearchesMatchText, useSearchFixture } from '../support/search-truth.js'
+import { explain } from '../support/small-corpus.js'
 
 // Apostrophes in quote_search.words (migration 1700000000060): ' is 'ǂǁǂ' and ’ 'ǂǁǁǂ' (090), so
 // a term holding one is narrowed by it (a term of ASCII letters, digits, ' and single spaces is
 // decided by the words alone), and every search still finds exactly what the quotes' text holds.
-
-const c = useSmallCorpus('apostrophes', { synthetic: 200 })
 
 const QUOTES = [
   "It's the dogs' toys, isn’t it?",
@@ -21,8 +18,11 @@ const QUOTES = [
   "O'Brien's law: what can go wrong, won’t.",
 ]
 
-const truth = (term: string) => textMatches(c.pool, term)
-const addQuotes = () => addNumberedQuotes(c.pool, QUOTES, 'Flann O’Brien')
+const { c, truth, addQuotes, loadedStore } = useSearchFixture(
+  'apostrophes',
+  QUOTES,
+  'Flann O’Brien',
+)
 
 describe('search terms with apostrophes', () => {
   it('writes each apostrophe as ǂǁǂ or ǂǁǁǂ in the words table, as searchKey writes a term', async () => {
@@ -43,8 +43,7 @@ describe('search terms with apostrophes', () => {
 
   it('finds every match and only those, for terms with and without apostrophes', async () => {
     await addQuotes()
-    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
-    await store.load()
+    const store = await loadedStore()
     const terms = [
       "it's",
       'it’s',
@@ -113,8 +112,7 @@ describe('search terms with apostrophes', () => {
       if (termKind(term) === 'phrase') terms.add(term)
     }
     expect(terms.size).toBe(150)
-    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
-    await store.load()
+    const store = await loadedStore()
     await expectSearchesMatchText(store, c.pool, [...terms])
   })
 

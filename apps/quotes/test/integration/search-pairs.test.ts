@@ -1,16 +1,13 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
-import { QuoteStore } from '../../src/lib/quote-store.js'
 import { PAIR_KEYS_LIMIT, pairRun } from '../../src/lib/search-pairs.js'
 import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
-import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
-import { explain, useSmallCorpus } from '../support/small-corpus.js'
+import { expectSearchesMatchText, useSearchFixture } from '../support/search-truth.js'
+import { explain } from '../support/small-corpus.js'
 
 // Phrases found through the index of adjacent word pairs (migration 1700000000100): a phrase's
 // ends are looked up in the search vocabulary, and its candidates are the rows holding one of the
 // pairs they make. Every search still finds exactly what the quotes' own text holds.
-
-const c = useSmallCorpus('pairs', { synthetic: 200 })
 
 const QUOTES = [
   'So when this ends, we go.',
@@ -25,8 +22,7 @@ const QUOTES = [
   'when\tthis has a tab.',
 ]
 
-const truth = (term: string) => textMatches(c.pool, term)
-const addQuotes = () => addNumberedQuotes(c.pool, QUOTES, 'Ann Pairs')
+const { c, truth, addQuotes, loadedStore } = useSearchFixture('pairs', QUOTES, 'Ann Pairs')
 
 /** Which index found the term's candidates (EXPLAIN ANALYZE: the branch that ran). */
 async function indexUsed(term: string): Promise<string> {
@@ -102,8 +98,7 @@ describe('search phrases through word pairs', () => {
     // A word's end and the next word's start: "Somewhen thistles" holds "when this".
     expect(await truth('when this')).toEqual([101, 102, 106, 107, 108, 109])
     expect(await truth('when this was over')).toEqual([107, 109])
-    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
-    await store.load()
+    const store = await loadedStore()
     await expectSearchesMatchText(store, c.pool, [...terms, 'this when', 'zzqx when', 'when zzqx'])
   })
 
@@ -182,8 +177,7 @@ describe('search phrases through word pairs', () => {
       used.set(index, (used.get(index) ?? 0) + 1)
     }
     expect(used.get('quote_search_words_pairs')).toBeGreaterThan(75)
-    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
-    await store.load()
+    const store = await loadedStore()
     await expectSearchesMatchText(store, c.pool, [...terms])
   })
 })

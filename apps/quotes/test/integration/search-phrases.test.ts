@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { QuoteStore } from '../../src/lib/quote-store.js'
 import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
 import { termKind } from '../../src/lib/search-term.js'
-import { addNumberedQuotes, expectSearchesMatchText, textMatches } from '../support/search-truth.js'
-import { explain, useSmallCorpus } from '../support/small-corpus.js'
+import { expectSearchesMatchText, useSearchFixture } from '../support/search-truth.js'
+import { explain } from '../support/small-corpus.js'
 
 // Single spaces in quote_search.words (migration 1700000000080): a single space is 'ǂ' and every
 // other run of separators 'ǂǀǂ', so a phrase of words and single spaces is decided by the words
 // alone, and every search still finds exactly what the quotes' own text holds.
-
-const c = useSmallCorpus('phrases', { synthetic: 200 })
 
 const QUOTES = [
   'We are for it.',
@@ -24,14 +21,12 @@ const QUOTES = [
   'Fore are for. For are.',
 ]
 
-const truth = (term: string) => textMatches(c.pool, term)
-const addQuotes = () => addNumberedQuotes(c.pool, QUOTES, 'Ann Are-For')
+const { c, truth, addQuotes, loadedStore } = useSearchFixture('phrases', QUOTES, 'Ann Are-For')
 
 describe('search phrases', () => {
   it('finds every match and only those, for phrases and for terms with other separators', async () => {
     await addQuotes()
-    const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
-    await store.load()
+    const store = await loadedStore()
     const terms = [
       ...['are for', 'ARE for', 're fo', 'care for', 'are for it', 'for are', 'fore are for'],
       ...['are  for', 'are, for', 'are\tfor', 'are\u00a0for', ' are for', 'are for ', 'are-for'],

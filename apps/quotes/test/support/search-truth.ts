@@ -1,7 +1,8 @@
 import type pg from 'pg'
 import { expect } from 'vitest'
-import type { QuoteStore } from '../../src/lib/quote-store.js'
+import { QuoteStore } from '../../src/lib/quote-store.js'
 import { likePattern, termKind } from '../../src/lib/search-term.js'
+import { type SmallCorpus, useSmallCorpus } from './small-corpus.js'
 
 /**
  * What Postgres says matches the term in the quotes' own text, in id order: a whole word for a
@@ -47,5 +48,38 @@ export async function expectSearchesMatchText(
       found.results.map((q) => q.num),
       JSON.stringify(term),
     ).toEqual(expected.slice(0, 50))
+  }
+}
+
+export interface SearchFixture {
+  /** The suite's own small corpus (200 synthetic quotes), created before its tests. */
+  c: SmallCorpus
+  /** textMatches in the corpus. */
+  truth: (term: string) => Promise<number[]>
+  /** addNumberedQuotes of the suite's quotes. */
+  addQuotes: () => Promise<void>
+  /** A store of the corpus as it is now, loaded. */
+  loadedStore: () => Promise<QuoteStore>
+}
+
+/**
+ * The prelude of a search suite checked against the quotes' own text: its corpus (`label`), and
+ * `quotes` by `author` to add to it.
+ */
+export function useSearchFixture(
+  label: string,
+  quotes: readonly string[],
+  author: string,
+): SearchFixture {
+  const c = useSmallCorpus(label, { synthetic: 200 })
+  return {
+    c,
+    truth: (term) => textMatches(c.pool, term),
+    addQuotes: () => addNumberedQuotes(c.pool, quotes, author),
+    loadedStore: async () => {
+      const store = new QuoteStore(c.pool, { cacheMax: 10, refreshMs: 3_600_000 })
+      await store.load()
+      return store
+    },
   }
 }
