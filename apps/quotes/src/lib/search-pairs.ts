@@ -66,18 +66,19 @@ export const APOSTROPHE_OPEN_END = 3
  * runs of ASCII letters, digits and apostrophes joined by single spaces (termKind `phrase`), and
  * an apostrophe cuts a pair (migration 1700000000100: its mark is not a word), so each stretch
  * between apostrophes is a run when it holds two words or more. An open end must be two
- * characters or more (APOSTROPHE_OPEN_END beside an apostrophe): the vocabulary's trigram index
- * finds the words ending or starting with two
- * (`%be`: the trigram `be `), not with one (`%a` read the whole vocabulary, 10 ms for 16,000 words,
- * and is held by far more words than PAIR_KEYS_LIMIT anyway). Of several runs, the longest (the
- * first of those): its pairs narrow the most. Otherwise undefined (a single word, punctuation,
- * other scripts: the 4-gram or trigram index).
+ * characters or more (APOSTROPHE_OPEN_END in a phrase with an apostrophe): the vocabulary's
+ * trigram index finds the words ending or starting with two (`%be`: the trigram `be `), not with
+ * one (`%a` read the whole vocabulary, 10 ms for 16,000 words, and is held by far more words than
+ * PAIR_KEYS_LIMIT anyway); a closed end may be a single character (`i've been`: `ve been…`). Of
+ * the runs whose open ends are long enough, the longest (the first of those), whose pairs usually
+ * narrow the most. Otherwise undefined (a single word, punctuation, other scripts: the 4-gram or
+ * trigram index).
  */
 export function pairRun(term: string): PairRun | undefined {
   if (termKind(term) !== 'phrase') return undefined
   const stretches = term.toLowerCase().split("'")
-  // An open end needs two characters for the vocabulary to find its words, three beside an
-  // apostrophe (see APOSTROPHE_OPEN_END).
+  // An open end needs two characters for the vocabulary to find its words, three in a phrase
+  // with an apostrophe (see APOSTROPHE_OPEN_END).
   const least = stretches.length > 1 ? APOSTROPHE_OPEN_END : 2
   const tooShort = (open: boolean, word = '') => open && word.length < least
   let best: PairRun | undefined

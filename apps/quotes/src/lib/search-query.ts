@@ -162,9 +162,9 @@ export function matchClause(
 }
 
 /**
- * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase holding two
- * words joined by a single space is looked up in the word pairs' index where its ends make few
- * pairs, in the 4-gram index otherwise: the statement holds both, and runs one (search-pairs.ts).
+ * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase with a run
+ * of word pairs (search-pairs.ts, `pairRun`) is looked up in the word pairs' index where its ends
+ * make few pairs, in the 4-gram index otherwise: the statement holds both, and runs one.
  */
 export function firstMatchesQuery(term: string): Query {
   const { from, where, table, values } = matchClause(term, { indexed: true })

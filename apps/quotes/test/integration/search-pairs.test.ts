@@ -62,7 +62,7 @@ describe('search phrases through word pairs', () => {
     // The longest run, the first of equals.
     expect(pairRun("abc de'fg hi jkl")).toEqual(run(['fg', 'hi', 'jkl'], false, true))
     expect(pairRun("abc de'fg hij")).toEqual(run(['abc', 'de'], true, false))
-    // Beside an apostrophe, an open end of two characters stands for too many pairs.
+    // In a phrase with an apostrophe, an open end of two characters stands for too many pairs.
     for (const term of ["let's go", "ab cd'e", "isn't it", "a'b cd"]) {
       expect(pairRun(term), term).toBeUndefined()
     }
@@ -88,11 +88,14 @@ describe('search phrases through word pairs', () => {
       "when's this",
       "'s this one",
       "'when this",
+      "hen this's",
     ]) {
       expect(await indexUsed(term), term).toBe('quote_search_words_pairs')
       expect([...(await firstMatches(c.pool, term)).ids], term).toEqual(await truth(term))
     }
-    // An end next to an apostrophe is a whole word: no quote has "'when".
+    // An end next to an apostrophe is a whole word: no quote has "'when"; an end of the phrase
+    // may end a longer word ("When this's" holds "hen this's").
+    expect(await truth("hen this's")).toEqual([106])
     expect(await truth("when this's")).toEqual([106])
     expect(await truth("'when this")).toEqual([])
     // A word's end and the next word's start: "Somewhen thistles" holds "when this".
@@ -123,6 +126,9 @@ describe('search phrases through word pairs', () => {
     )
     expect(await indexUsed('be qat')).toBe('quote_search_words_quads')
     expect((await firstMatches(c.pool, 'be qat')).total).toBe(words.length)
+    // Between apostrophes both ends are whole words: one pair, whatever starts with "qat".
+    expect(await indexUsed("'be qat'")).toBe('quote_search_words_pairs')
+    expect([...(await firstMatches(c.pool, "'be qat'")).ids]).toEqual(await truth("'be qat'"))
     // Fewer pairs: one word starts with "qat128", and a few end with "be".
     expect(await indexUsed('be qat128')).toBe('quote_search_words_pairs')
     expect([...(await firstMatches(c.pool, 'be qat128')).ids]).toEqual(await truth('be qat128'))
