@@ -124,15 +124,14 @@ export function pairsWith({ words, openStart, openEnd }: PairRun): string {
     return `CASE WHEN p.pairs THEN ARRAY(SELECT ${hash}${from ? ` FROM ${from}` : ''}) END AS pairs_${i}`
   })
   const ready = 'coalesce((SELECT ready FROM quote_search_vocabulary_state), false)'
-  const lists = [
-    ...(openStart ? [vocabulary('a', `%${words[0]}`)] : []),
-    ...(openEnd ? [vocabulary('b', `${words.at(-1)}%`)] : []),
-  ]
-  return (
-    `${lists.map((list) => `${list}, `).join('')}` +
+  const k =
     `k AS MATERIALIZED (SELECT p.pairs, ${arrays.join(', ')} ` +
     `FROM (SELECT ${ready} AND ${keys} <= ${limit} AS pairs) p)`
-  )
+  return [
+    ...(openStart ? [vocabulary('a', `%${words[0]}`)] : []),
+    ...(openEnd ? [vocabulary('b', `${words.at(-1)}%`)] : []),
+    k,
+  ].join(', ')
 }
 
 /** The condition on `s` (quote_search) of a candidate: one pair of each `k.pairs_<i>`. */

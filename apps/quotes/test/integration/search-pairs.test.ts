@@ -35,9 +35,16 @@ async function indexUsed(term: string): Promise<string> {
   return /on (quote_search_words_\w+)/.exec(ran[0] as string)?.[1] as string
 }
 
+/** What pairRun says of a phrase's run. */
+const run = (words: string[], openStart: boolean, openEnd: boolean) => ({
+  words,
+  openStart,
+  openEnd,
+})
+
 describe('search phrases through word pairs', () => {
   it('takes runs of plain words and single spaces, their ends open at the phrase’s ends', () => {
-    const open = (words: string[]) => ({ words, openStart: true, openEnd: true })
+    const open = (words: string[]) => run(words, true, true)
     expect(pairRun('When this')).toEqual(open(['when', 'this']))
     expect(pairRun('ab c d2 ef')).toEqual(open(['ab', 'c', 'd2', 'ef']))
     expect(pairRun('to a be')).toEqual(open(['to', 'a', 'be']))
@@ -48,11 +55,6 @@ describe('search phrases through word pairs', () => {
   })
 
   it('cuts a phrase at its apostrophes, whose neighbours are whole words', () => {
-    const run = (words: string[], openStart: boolean, openEnd: boolean) => ({
-      words,
-      openStart,
-      openEnd,
-    })
     expect(pairRun("but you'd")).toEqual(run(['but', 'you'], true, false))
     expect(pairRun("it's never")).toEqual(run(['s', 'never'], false, true))
     expect(pairRun("when's this")).toEqual(run(['s', 'this'], false, true))
