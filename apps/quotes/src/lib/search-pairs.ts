@@ -1,4 +1,6 @@
 import pg from 'pg'
+import { searchKey } from './search-key.js'
+import { type TextSample, textSampleHolds } from './search-sample.js'
 import { termKind } from './search-term.js'
 
 /**
@@ -50,6 +52,12 @@ export interface PairRun {
   openStart: boolean
   /** The last word ends the phrase: a quote's word may start with it. */
   openEnd: boolean
+  /**
+   * The 4-grams of the phrase's key (search-key.ts) that hold an apostrophe's mark and a letter
+   * or digit of the phrase outside the run: what the pairs cannot tell (`but you'd`: `ǂǁǂd`, the
+   * `'d`; `it's not`: `itǂǁ` and `tǂǁǂ`). Empty for a phrase without an apostrophe.
+   */
+  across: string[]
 }
 
 /**
@@ -60,6 +68,19 @@ export interface PairRun {
  * the pairs won (`that's what` 6.3-8.5 against 12.4-15.1, `i've been` 1.8-2.3 against 8.4-9.1).
  */
 export const APOSTROPHE_OPEN_END = 3
+
+/**
+ * A run of a phrase with an apostrophe whose pairs the wider sample puts in more quotes than this
+ * is looked up with the 4-grams across the apostrophe (`across`) too, the two indexes ANDed:
+ * every candidate costs a heap block read, 45-50 µs each when it is not in shared buffers (an AMD
+ * VM), and the run's pairs alone can be far more than the phrase's matches. At a million quotes,
+ * not in shared buffers, in ms (pairs alone / with the 4-grams across; candidates, matches): `but
+ * you'd` 122-131 / 15.4 (2,211 candidates, 10 matches), `that's what` 51-68 / 28 (941, 105),
+ * `don't know` 45-69 / 40 (634, 283), `it's never` 35-40 / 33 (465, 140). Below, reading the
+ * 4-grams' posting lists costs more than the blocks it saves: `i'm not` 26 / 36 (344, 302), `i've
+ * been` 6 / 26 (56, 29), `can't hit` 7-9 / 22 (58, 8) (bench/README.md, "An eighteenth machine").
+ */
+export const ACROSS_ABOVE = 500
 
 /**
  * The run of the phrase's words its candidates can come from, when it has one: the phrase holds
@@ -81,14 +102,41 @@ export function pairRun(term: string): PairRun | undefined {
   // with an apostrophe (see APOSTROPHE_OPEN_END).
   const least = stretches.length > 1 ? APOSTROPHE_OPEN_END : 2
   const tooShort = (open: boolean, word = '') => open && word.length < least
-  let best: PairRun | undefined
+  let best: { words: string[]; openStart: boolean; openEnd: boolean; stretch: number } | undefined
   stretches.forEach((stretch, i) => {
     const words = stretch.split(' ').filter((word) => word !== '')
-    const run = { words, openStart: i === 0, openEnd: i === stretches.length - 1 }
+    const run = { words, openStart: i === 0, openEnd: i === stretches.length - 1, stretch: i }
     if (tooShort(run.openStart, words[0]) || tooShort(run.openEnd, words.at(-1))) return
     if (words.length >= 2 && words.length > (best?.words.length ?? 0)) best = run
   })
-  return best
+  if (!best) return undefined
+  const { stretch, ...run } = best
+  return { ...run, across: acrossQuads(stretches, stretch) }
+}
+
+/**
+ * The 4-grams of the key of the phrase cut into `stretches` at its apostrophes that hold a mark
+ * of an apostrophe and a letter or digit of another stretch than `run`'s. The key is the
+ * stretches' keys joined by an apostrophe's (no run of separators spans an apostrophe), and each
+ * of its 4-character windows is a 4-gram, as quote_search_quads() takes them (migration
+ * 1700000000030).
+ */
+function acrossQuads(stretches: string[], run: number): string[] {
+  const chars: { char: string; outside: boolean }[] = []
+  stretches.forEach((stretch, i) => {
+    if (i > 0) for (const char of searchKey("'")) chars.push({ char, outside: false })
+    for (const char of searchKey(stretch)) {
+      chars.push({ char, outside: i !== run && /[a-z0-9]/.test(char) })
+    }
+  })
+  const quads = new Set<string>()
+  for (let at = 0; at + 4 <= chars.length; at++) {
+    const window = chars.slice(at, at + 4)
+    if (window.some(({ char }) => char === 'ǁ') && window.some(({ outside }) => outside)) {
+      quads.add(window.map(({ char }) => char).join(''))
+    }
+  }
+  return [...quads]
 }
 
 const literal = (text: string) => pg.escapeLiteral(text)
@@ -132,6 +180,23 @@ export function pairsWith({ words, openStart, openEnd }: PairRun): string {
     ...(openEnd ? [vocabulary('b', `${words.at(-1)}%`)] : []),
     k,
   ].join(', ')
+}
+
+/**
+ * Whether the run's candidates are worth narrowing by its 4-grams across the apostrophe: the
+ * wider sample (search-sample.ts) puts the run in more than ACROSS_ABOVE quotes, its closed ends
+ * whole words. Never without an apostrophe, nor without the sample.
+ */
+export function acrossPays(run: PairRun, sample: TextSample | undefined, size: number): boolean {
+  if (run.across.length === 0 || sample === undefined) return false
+  const bounded = { start: !run.openStart, end: !run.openEnd }
+  return textSampleHolds(sample, size, run.words.join(' '), bounded, ACROSS_ABOVE)
+}
+
+/** The condition on `s` (quote_search) of a candidate holding the run's 4-grams `across`. */
+export function acrossCondition({ across }: PairRun): string {
+  const hashes = across.map((quad) => `hashtext(${literal(quad)})`)
+  return `quote_search_quads(s.words) @> ARRAY[${hashes.join(', ')}]`
 }
 
 /** The condition on `s` (quote_search) of a candidate: one pair of each `k.pairs_<i>`. */

@@ -1,12 +1,20 @@
-import pg from 'pg'
+import type pg from 'pg'
 import { searchKeyLength, spelledQuads } from './search-key.js'
-import { pairRun, pairsCondition, pairsWith } from './search-pairs.js'
+import { acrossCondition, acrossPays, pairRun, pairsCondition, pairsWith } from './search-pairs.js'
 import {
   lowerAsPostgres,
   sampleHits,
   type TextSample,
   textSampleEstimate,
 } from './search-sample.js'
+import {
+  INDEX_ONLY,
+  type MatchRow,
+  NO_PARALLEL_OR_JIT,
+  type Query,
+  run,
+  WALK_ONLY,
+} from './search-statement.js'
 import { likePattern, termKind } from './search-term.js'
 import { vocabularyMatches } from './search-vocabulary.js'
 
@@ -37,10 +45,7 @@ import { vocabularyMatches } from './search-vocabulary.js'
  *    page should lie (the planner reads that range, ANDed with the GIN index where that pays),
  *    and again without the range if the page falls short there.
  *
- * Each step is one round trip: one simple-protocol message holding `SET LOCAL` plan settings and
- * the statement (the term inlined as an escaped literal), which Postgres runs as one implicit
- * transaction, so the settings end with it (safe behind a transaction-mode pooler, and an error
- * leaves nothing behind).
+ * Each step is one round trip (search-statement.ts).
  */
 
 /**
@@ -86,30 +91,6 @@ export interface CorpusIds {
   /** The wider sample of search texts (search-sample.ts); absent, terms are counted instead. */
   readonly textSample?: TextSample
 }
-
-export interface Query {
-  text: string
-  values: unknown[]
-}
-
-interface MatchRow {
-  num: number
-  block?: number
-  blocks?: number
-}
-
-/**
- * No parallel workers, and no JIT compilation: a plan without a path its settings allow (the
- * vocabulary's one-row state table read under `enable_seqscan = off`) costs 10^10 and more,
- * past `jit_above_cost`, and compiling it took 450-590 ms for a statement that runs in 4.
- */
-const NO_PARALLEL_OR_JIT = 'SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off'
-/** The GIN indexes (bitmap scans) only. */
-const INDEX_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; ${NO_PARALLEL_OR_JIT}`
-/** The primary key in id order only. */
-const WALK_ONLY = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; ${NO_PARALLEL_OR_JIT}`
-/** The settings each strategy runs with (for EXPLAIN in tests). */
-export const PLAN_SETTINGS = { index: INDEX_ONLY, walk: WALK_ONLY, planner: NO_PARALLEL_OR_JIT }
 
 /** A term whose key is at least this long is found by the 4-gram index (migration 30). */
 export const QUAD_LENGTH = 4
@@ -164,9 +145,11 @@ export function matchClause(
 /**
  * Up to EXACT_LIMIT + 1 matches in table order, with the block each lies in. A phrase with a run
  * of word pairs (search-pairs.ts, `pairRun`) is looked up in the word pairs' index where its ends
- * make few pairs, in the 4-gram index otherwise: the statement holds both, and runs one.
+ * make few pairs, in the 4-gram index otherwise: the statement holds both, and runs one. With
+ * `across` (search-pairs.ts, `acrossPays`), the pairs' candidates must also hold the run's
+ * 4-grams across its apostrophes, the two indexes ANDed.
  */
-export function firstMatchesQuery(term: string): Query {
+export function firstMatchesQuery(term: string, { across = false } = {}): Query {
   const { from, where, table, values } = matchClause(term, { indexed: true })
   const select =
     `SELECT s.num, (s.ctid::text::point)[0]::int AS block, ` +
@@ -179,7 +162,8 @@ export function firstMatchesQuery(term: string): Query {
   return {
     text:
       `WITH ${pairsWith(run)} ` +
-      `${select}(SELECT pairs FROM k) AND ${pairsCondition(run)} AND ${contains} UNION ALL ` +
+      `${select}(SELECT pairs FROM k) AND ${pairsCondition(run)} AND ` +
+      `${across && run.across.length > 0 ? `${acrossCondition(run)} AND ` : ''}${contains} UNION ALL ` +
       `${select}NOT (SELECT pairs FROM k) AND ${where} LIMIT ${EXACT_LIMIT + 1}`,
     values,
   }
@@ -205,24 +189,6 @@ export function pageQuery(
   }
 }
 
-/** The query with its parameters written in as literals (integers checked, strings escaped). */
-export function inlined({ text, values }: Query): string {
-  return text.replace(/\$(\d+)/g, (_, n: string) => {
-    const value = values[Number(n) - 1]
-    if (Number.isSafeInteger(value)) return String(value)
-    if (typeof value === 'string') return pg.escapeLiteral(value)
-    throw new TypeError(`cannot inline parameter $${n}`)
-  })
-}
-
-/** Runs a query with plan settings, in one round trip (see above). */
-export async function run(pool: pg.Pool, settings: string, query: Query): Promise<MatchRow[]> {
-  const results = (await pool.query(
-    `${settings}; ${inlined(query)}`,
-  )) as unknown as pg.QueryResult[]
-  return (results.at(-1)?.rows ?? []) as MatchRow[]
-}
-
 /** A term's total (exact, with its ids, or estimated), choosing how to find it (steps 0 and 1). */
 export async function termMatches(
   pool: pg.Pool,
@@ -245,11 +211,19 @@ export async function termMatches(
     const total = textSampleEstimate(wide, corpus.size, lower, 2 * EXACT_LIMIT)
     if (total !== undefined) return { total, estimated: true, ids: new Int32Array(0) }
   }
-  return firstMatches(pool, term)
+  const run = pairRun(term)
+  return firstMatches(pool, term, {
+    across: run !== undefined && acrossPays(run, wide, corpus.size),
+  })
 }
 
-export async function firstMatches(pool: pg.Pool, term: string): Promise<TermMatches> {
-  const query = firstMatchesQuery(term)
+/** Up to EXACT_LIMIT + 1 matches (`across`: see firstMatchesQuery), or the total they imply. */
+export async function firstMatches(
+  pool: pg.Pool,
+  term: string,
+  options: { across?: boolean } = {},
+): Promise<TermMatches> {
+  const query = firstMatchesQuery(term, options)
   // A term without letters or digits can only be read from the quotes in id order.
   const rows = await run(pool, termKind(term) === 'scan' ? WALK_ONLY : INDEX_ONLY, query)
   if (rows.length <= EXACT_LIMIT) {

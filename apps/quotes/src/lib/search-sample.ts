@@ -111,16 +111,65 @@ export async function loadTextSample(pool: pg.Pool): Promise<TextSample> {
   return textSample(rows.map((row) => row.search_text))
 }
 
-/** How many texts of `joined` (each ended by TEXT_SEPARATOR) hold `lower`, literally. */
-function hitsIn(joined: string, lower: string): number {
+/** Which ends of a text searched for must not be next to a letter or digit. */
+export interface Bounded {
+  start: boolean
+  end: boolean
+}
+
+const UNBOUNDED: Bounded = { start: false, end: false }
+
+/** Whether the character at `at` is a letter or digit (ASCII by its code; none past the ends). */
+function letterOrDigitAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at)
+  if (code < 128) {
+    const lower = code | 32
+    return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57)
+  }
+  return LETTER_OR_DIGIT.test(text.charAt(at))
+}
+
+/**
+ * How many texts of `joined` (each ended by TEXT_SEPARATOR) hold `lower`, literally, with its
+ * `bounded` ends not next to a letter or digit (the texts are lower-cased); at most `limit`.
+ */
+function hitsIn(joined: string, lower: string, bounded = UNBOUNDED, limit = Infinity): number {
   let hits = 0
-  for (let at = joined.indexOf(lower); at >= 0; ) {
+  for (let at = joined.indexOf(lower); at >= 0 && hits < limit; ) {
+    if (
+      (bounded.start && letterOrDigitAt(joined, at - 1)) ||
+      (bounded.end && letterOrDigitAt(joined, at + lower.length))
+    ) {
+      at = joined.indexOf(lower, at + 1)
+      continue
+    }
     hits += 1
     // On from the end of the text that held it: each text counts once.
     const end = joined.indexOf(TEXT_SEPARATOR, at + lower.length)
     at = end < 0 ? -1 : joined.indexOf(lower, end + 1)
   }
   return hits
+}
+
+/**
+ * Whether the first quarter of the wider sample (about 7,900 texts at a million quotes, read in
+ * 0.5-1.2 ms; the whole sample took 2-5 ms for short texts such as `t hit`) puts `lower`
+ * (lower-cased as Postgres does), its `bounded` ends not next to a letter or digit, in more than
+ * `above` quotes of a corpus of `size`. It stops reading once it has seen enough. A quarter is a
+ * rough count: at a million quotes and `above` 500 it needs 4 hits, which a text in 941 quotes
+ * misses about once in 14, and one in 254 passes about once in 7 (Poisson).
+ */
+export function textSampleHolds(
+  sample: TextSample,
+  size: number,
+  lower: string,
+  bounded: Bounded,
+  above: number,
+): boolean {
+  const [first = ''] = sample.parts
+  const texts = Math.ceil(sample.count / Math.max(sample.parts.length, 1))
+  const needed = Math.floor((above * texts) / Math.max(size, 1)) + 1
+  return hitsIn(first, lower, bounded, needed) >= needed
 }
 
 /**

@@ -1,13 +1,6 @@
 import type pg from 'pg'
-import {
-  type CorpusIds,
-  EXACT_LIMIT,
-  matchClause,
-  PLAN_SETTINGS,
-  type Query,
-  run,
-  type TermMatches,
-} from './search-query.js'
+import { type CorpusIds, EXACT_LIMIT, matchClause, type TermMatches } from './search-query.js'
+import { PLAN_SETTINGS, type Query, run } from './search-statement.js'
 
 /**
  * Search within a tag (`/api/search?tag=`). The catalog holds every tag's quote ids in memory, in

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as search from '../../src/lib/search-query.js'
 import { loadSearchSample } from '../../src/lib/search-sample.js'
+import { PLAN_SETTINGS } from '../../src/lib/search-statement.js'
 import { taggedMatches } from '../../src/lib/tag-search.js'
 import { useSearchCorpus } from '../support/search-corpus.js'
 import { recordingPool } from '../support/small-corpus.js'
@@ -37,7 +38,7 @@ describe('pages of an estimated term', () => {
 })
 
 describe('strategies', () => {
-  const { index, walk, planner } = search.PLAN_SETTINGS
+  const { index, walk, planner } = PLAN_SETTINGS
   const matches = { total: 2000, estimated: true, ids: new Int32Array(0) }
 
   it('count a term from the index, or a term without letters by walking the table', async () => {

@@ -1,7 +1,8 @@
 import { seededRandom } from '@repo/service-kit'
 import { describe, expect, it } from 'vitest'
 import { PAIR_KEYS_LIMIT, pairRun } from '../../src/lib/search-pairs.js'
-import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
+import { firstMatches, firstMatchesQuery } from '../../src/lib/search-query.js'
+import { PLAN_SETTINGS } from '../../src/lib/search-statement.js'
 import { expectSearchesMatchText, useSearchFixture } from '../support/search-truth.js'
 import { explain } from '../support/small-corpus.js'
 
@@ -24,22 +25,31 @@ const QUOTES = [
 
 const { c, truth, addQuotes, loadedStore } = useSearchFixture('pairs', QUOTES, 'Ann Pairs')
 
-/** Which index found the term's candidates (EXPLAIN ANALYZE: the branch that ran). */
-async function indexUsed(term: string): Promise<string> {
-  const plan = await explain(c.pool, PLAN_SETTINGS.index, firstMatchesQuery(term), '(ANALYZE)')
-  const ran = plan
+/** Which indexes found the term's candidates (EXPLAIN ANALYZE: the branch that ran), sorted. */
+async function indexesUsed(term: string, options: { across?: boolean } = {}): Promise<string[]> {
+  const query = firstMatchesQuery(term, options)
+  const plan = await explain(c.pool, PLAN_SETTINGS.index, query, '(ANALYZE)')
+  return plan
     .split('\n')
     .filter((line) => /Bitmap Index Scan on quote_search_words/.test(line))
     .filter((line) => !line.includes('never executed'))
-  expect(ran, plan).toHaveLength(1)
-  return /on (quote_search_words_\w+)/.exec(ran[0] as string)?.[1] as string
+    .map((line) => /on (quote_search_words_\w+)/.exec(line)?.[1] as string)
+    .sort()
+}
+
+/** The one index that found the term's candidates. */
+async function indexUsed(term: string): Promise<string> {
+  const used = await indexesUsed(term)
+  expect(used, term).toHaveLength(1)
+  return used[0] as string
 }
 
 /** What pairRun says of a phrase's run. */
-const run = (words: string[], openStart: boolean, openEnd: boolean) => ({
+const run = (words: string[], openStart: boolean, openEnd: boolean, across: string[] = []) => ({
   words,
   openStart,
   openEnd,
+  across,
 })
 
 describe('search phrases through word pairs', () => {
@@ -55,15 +65,18 @@ describe('search phrases through word pairs', () => {
   })
 
   it('cuts a phrase at its apostrophes, whose neighbours are whole words', () => {
-    expect(pairRun("but you'd")).toEqual(run(['but', 'you'], true, false))
-    expect(pairRun("it's never")).toEqual(run(['s', 'never'], false, true))
-    expect(pairRun("when's this")).toEqual(run(['s', 'this'], false, true))
-    expect(pairRun("dogs' toys grow")).toEqual(run(['toys', 'grow'], false, true))
-    expect(pairRun("a'b c'd")).toEqual(run(['b', 'c'], false, false))
-    expect(pairRun("abc d'e")).toEqual(run(['abc', 'd'], true, false))
+    // Each with the 4-grams of its key across an apostrophe holding a letter outside the run.
+    expect(pairRun("but you'd")).toEqual(run(['but', 'you'], true, false, ['ǂǁǂd']))
+    expect(pairRun("it's never")).toEqual(run(['s', 'never'], false, true, ['itǂǁ', 'tǂǁǂ']))
+    expect(pairRun("when's this")).toEqual(run(['s', 'this'], false, true, ['enǂǁ', 'nǂǁǂ']))
+    expect(pairRun("dogs' toys grow")).toEqual(run(['toys', 'grow'], false, true, ['gsǂǁ', 'sǂǁǂ']))
+    expect(pairRun("a'b c'd")).toEqual(run(['b', 'c'], false, false, ['aǂǁǂ', 'ǂǁǂd']))
+    expect(pairRun("abc d'e")).toEqual(run(['abc', 'd'], true, false, ['ǂǁǂe']))
     // The longest run, the first of equals.
-    expect(pairRun("abc de'fg hi jkl")).toEqual(run(['fg', 'hi', 'jkl'], false, true))
-    expect(pairRun("abc de'fg hij")).toEqual(run(['abc', 'de'], true, false))
+    expect(pairRun("abc de'fg hi jkl")).toEqual(
+      run(['fg', 'hi', 'jkl'], false, true, ['deǂǁ', 'eǂǁǂ']),
+    )
+    expect(pairRun("abc de'fg hij")).toEqual(run(['abc', 'de'], true, false, ['ǂǁǂf', 'ǁǂfg']))
     // In a phrase with an apostrophe, an open end of two characters stands for too many pairs.
     for (const term of ["let's go", "ab cd'e", "isn't it", "a'b cd"]) {
       expect(pairRun(term), term).toBeUndefined()
@@ -105,6 +118,38 @@ describe('search phrases through word pairs', () => {
     expect(await truth('when this was over')).toEqual([107, 109])
     const store = await loadedStore()
     await expectSearchesMatchText(store, c.pool, [...terms, 'this when', 'zzqx when', 'when zzqx'])
+  })
+
+  it('narrows an apostrophe phrase’s pairs by its 4-grams across the apostrophe, when told to', async () => {
+    await addQuotes()
+    // "but you" in 400 quotes, "but you'd" in 4, "'d" elsewhere in 40.
+    await c.pool.query(
+      `INSERT INTO quotes (num, quote, author, source)
+       SELECT 10000 + i, 'Number ' || i || ': but you' || CASE WHEN i % 100 = 0 THEN '''d go.'
+              WHEN i % 10 = 0 THEN ' go, I''d say.' ELSE ' go.' END, 'Ann Pairs', 'synthetic'
+         FROM generate_series(1, 400) AS i ON CONFLICT (num) DO NOTHING`,
+    )
+    for (const term of ["but you'd", "when this's", "when's this", "hen this's", "over when's"]) {
+      // The pairs' index finds the candidates; at a million quotes the planner ANDs the 4-grams'
+      // (bench/README.md), here it checks them on the rows: either way, a wrong 4-gram fails.
+      expect(await indexesUsed(term, { across: true }), term).toContain('quote_search_words_pairs')
+      const plan = await explain(
+        c.pool,
+        PLAN_SETTINGS.index,
+        firstMatchesQuery(term, { across: true }),
+      )
+      expect(plan, term).toMatch(/quote_search_quads\(words\) @> '\{-?\d+(,-?\d+)*\}'/)
+      const matches = await firstMatches(c.pool, term, { across: true })
+      expect([...matches.ids], term).toEqual(await truth(term))
+    }
+    expect((await truth("but you'd")).length).toBe(4)
+    expect(await truth("when's this")).toEqual([106])
+    // Nothing across the apostrophe to add: the pairs alone.
+    for (const term of ['when this', "'s this one"]) {
+      expect(await indexesUsed(term, { across: true }), term).toEqual(['quote_search_words_pairs'])
+      const matches = await firstMatches(c.pool, term, { across: true })
+      expect([...matches.ids], term).toEqual(await truth(term))
+    }
   })
 
   it('finds nothing, exactly, when no word has the phrase’s end', async () => {
@@ -187,5 +232,10 @@ describe('search phrases through word pairs', () => {
     expect(used.get('quote_search_words_pairs')).toBeGreaterThan(75)
     const store = await loadedStore()
     await expectSearchesMatchText(store, c.pool, [...terms])
+    // With the 4-grams across their apostrophes too (a million quotes' choice for common runs).
+    for (const term of terms) {
+      const matches = await firstMatches(c.pool, term, { across: true })
+      expect([...matches.ids], term).toEqual(await truth(term))
+    }
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { firstMatches, firstMatchesQuery, PLAN_SETTINGS } from '../../src/lib/search-query.js'
+import { firstMatches, firstMatchesQuery } from '../../src/lib/search-query.js'
+import { PLAN_SETTINGS } from '../../src/lib/search-statement.js'
 import { termKind } from '../../src/lib/search-term.js'
 import { expectSearchesMatchText, useSearchFixture } from '../support/search-truth.js'
 import { explain } from '../support/small-corpus.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { searchKey, searchKeyLength } from '../../src/lib/search-key.js'
 import * as search from '../../src/lib/search-query.js'
+import { PLAN_SETTINGS, type Query } from '../../src/lib/search-statement.js'
 import { TAG_PLAN_SETTINGS, taggedMatchesQuery, taggedPageQuery } from '../../src/lib/tag-search.js'
 import { explain, useSmallCorpus } from '../support/small-corpus.js'
 
@@ -8,7 +9,7 @@ import { explain, useSmallCorpus } from '../support/small-corpus.js'
 // (seed) and 1001..5000 (synthetic: "owl" in all, "even" in half, every third tagged wisdom).
 const c = useSmallCorpus('search_plans', { synthetic: 4000 })
 
-const plan = (settings: string, query: search.Query, options = '') =>
+const plan = (settings: string, query: Query, options = '') =>
   explain(c.pool, settings, query, options)
 
 describe('plans', () => {
@@ -22,7 +23,7 @@ describe('plans', () => {
       "don't": 'quote_search_words_quads',
     }
     for (const [term, index] of Object.entries(expected)) {
-      const explained = await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))
+      const explained = await plan(PLAN_SETTINGS.index, search.firstMatchesQuery(term))
       expect(explained, term).toContain(`Bitmap Index Scan on ${index}`)
       expect(explained.match(/Bitmap Index Scan on quote_search_words_/g), term).toHaveLength(1)
     }
@@ -45,7 +46,7 @@ describe('plans', () => {
       straße: 'quote_search_words_quads',
     }
     for (const [term, index] of Object.entries(expected)) {
-      const explained = await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term))
+      const explained = await plan(PLAN_SETTINGS.index, search.firstMatchesQuery(term))
       expect(explained, term).toContain(`Bitmap Index Scan on ${index}`)
     }
     const key = await c.pool.query<{ key: string }>('SELECT quote_search_key($1) AS key', ['ßAB'])
@@ -66,9 +67,7 @@ describe('plans', () => {
     // apostrophes and single spaces; other punctuation and spaces are checked on the quote's own
     // text.
     const reads = async (term: string) =>
-      / on quotes [qs]\b/.test(
-        await plan(search.PLAN_SETTINGS.index, search.firstMatchesQuery(term)),
-      )
+      / on quotes [qs]\b/.test(await plan(PLAN_SETTINGS.index, search.firstMatchesQuery(term)))
     expect(await Promise.all(['even', 'of', 'owl', 'is even', "don't"].map(reads))).toEqual([
       false,
       false,
@@ -93,7 +92,7 @@ describe('plans', () => {
   it('walk the primary key in id order, without computing any 4-grams', async () => {
     for (const term of ['owl', 'even']) {
       const query = search.pageQuery(term, 0, 20, { walk: true })
-      const walk = await plan(search.PLAN_SETTINGS.walk, query)
+      const walk = await plan(PLAN_SETTINGS.walk, query)
       expect(walk, term).toContain('Index Scan using quote_search_pkey')
       expect(walk, term).not.toMatch(/Sort|Bitmap|quote_search_quads/)
     }

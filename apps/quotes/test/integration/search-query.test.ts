@@ -6,6 +6,7 @@ import {
   TEXT_SAMPLED_HITS,
   textSample,
 } from '../../src/lib/search-sample.js'
+import { inlined, PLAN_SETTINGS, type Query } from '../../src/lib/search-statement.js'
 import { vocabularyMatches } from '../../src/lib/search-vocabulary.js'
 import { useSearchCorpus } from '../support/search-corpus.js'
 import { explain, recordingPool } from '../support/small-corpus.js'
@@ -14,18 +15,18 @@ import { explain, recordingPool } from '../support/small-corpus.js'
 // search-pages.test.ts.
 const { c, corpus, truth } = useSearchCorpus('search_query')
 
-const plan = (settings: string, query: search.Query, options = '') =>
+const plan = (settings: string, query: Query, options = '') =>
   explain(c.pool, settings, query, options)
 
 describe('inlined queries', () => {
   it('write integers and escaped strings in place of the parameters', () => {
     const values = [...Array.from({ length: 10 }, (_, i) => i), "it's"]
-    expect(search.inlined({ text: 'SELECT $11, $1, $10', values })).toBe("SELECT 'it''s', 0, 9")
+    expect(inlined({ text: 'SELECT $11, $1, $10', values })).toBe("SELECT 'it''s', 0, 9")
   })
 
   it('refuse what they cannot write safely', () => {
     for (const value of [1.5, null, Number.MAX_SAFE_INTEGER + 1]) {
-      expect(() => search.inlined({ text: 'SELECT $1', values: [value] })).toThrow(
+      expect(() => inlined({ text: 'SELECT $1', values: [value] })).toThrow(
         'cannot inline parameter $1',
       )
     }
@@ -45,7 +46,7 @@ describe('totals', () => {
       expect({ total: together.total, ids: [...together.ids] }).toEqual({ total: 1, ids: [999] })
       // The 4-gram index found it as a candidate: the substring check is what refused it.
       const query = search.firstMatchesQuery('wxyzq')
-      const explained = await plan(search.PLAN_SETTINGS.index, query, '(ANALYZE)')
+      const explained = await plan(PLAN_SETTINGS.index, query, '(ANALYZE)')
       expect(explained).toMatch(/Bitmap Index Scan on quote_search_words_quads.*rows=1 /)
       expect(explained).toMatch(/Rows Removed by Filter: 1\n/)
     } finally {

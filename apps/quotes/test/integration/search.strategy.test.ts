@@ -6,10 +6,9 @@ import {
   estimatedPage,
   firstMatches,
   firstMatchesQuery,
-  PLAN_SETTINGS,
   pageQuery,
-  type Query,
 } from '../../src/lib/search-query.js'
+import { PLAN_SETTINGS, type Query } from '../../src/lib/search-statement.js'
 import { likePattern } from '../../src/lib/search-term.js'
 import { explain } from '../support/small-corpus.js'
 import { createTestApp, JSON_ACCEPT, type TestApp } from '../support/test-app.js'

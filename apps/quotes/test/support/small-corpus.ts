@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@repo/service-kit/testing
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { ensureAuthors } from '../../src/lib/catalog-sync.js'
-import { inlined, type Query } from '../../src/lib/search-query.js'
+import { inlined, type Query } from '../../src/lib/search-statement.js'
 import { type SeedQuote, seedQuotes } from '../../src/lib/seed.js'
 import { paths } from '../../src/paths.js'
 

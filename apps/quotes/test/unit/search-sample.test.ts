@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { ACROSS_ABOVE, acrossPays, type PairRun, pairRun } from '../../src/lib/search-pairs.js'
 import {
   sampleHits,
   TEXT_SAMPLED_HITS,
   textSample,
   textSampleEstimate,
+  textSampleHolds,
 } from '../../src/lib/search-sample.js'
 import type { TermKind } from '../../src/lib/search-term.js'
 
@@ -98,5 +100,69 @@ describe('textSampleEstimate', () => {
     expect(estimate(sample, 'are')).toBe(100_000)
     expect(estimate(sample, 'are\u0000for')).toBeUndefined()
     expect(estimate(sample, '')).toBeUndefined()
+  })
+})
+
+describe('textSampleHolds', () => {
+  // Read from its first quarter: these six texts, each standing for 100 quotes of 600.
+  const texts = ["but you're late", 'but your turn', 'rebut you.', 'you but you', 'nothing', 'é']
+  const wide = textSample([...texts, ...texts.map(() => 'but you'), ...texts, ...texts])
+  /** The most quotes of 600 the sample holds the text in more than. */
+  const most = (lower: string, start: boolean, end: boolean) =>
+    [0, 99, 100, 199, 200, 299, 300, 399, 400, 499, 500]
+      .filter((above) => textSampleHolds(wide, 600, lower, { start, end }, above))
+      .at(-1)
+
+  it('counts the texts holding the text, each once, scaled to the corpus', () => {
+    expect(most('but you', false, false)).toBe(399)
+    expect(most('nothing', false, false)).toBe(99)
+    expect(most('absent', false, false)).toBeUndefined()
+  })
+
+  it('keeps a bounded end from being next to a letter or digit', () => {
+    // "your" holds "you" as part of a word; "rebut" holds "but".
+    expect(most('but you', false, true)).toBe(299)
+    expect(most('but you', true, false)).toBe(299)
+    expect(most('but you', true, true)).toBe(199)
+    // A text where only a later occurrence is bounded still counts; digits and letters beyond
+    // ASCII are letters too.
+    const bounded = { start: true, end: true }
+    const holds = (text: string) =>
+      textSampleHolds(textSample([text, '', '', '']), 1, 'but you', bounded, 0)
+    expect(holds('rebut you, but you')).toBe(true)
+    for (const text of ['2but you', 'ébut you', 'but you2', 'but youé', 'Rbut you']) {
+      expect(holds(text), text).toBe(false)
+    }
+    for (const text of ["'but you'", '.but you ', '!but you\u0000']) expect(holds(text)).toBe(true)
+  })
+})
+
+describe('acrossPays', () => {
+  const runOf = (phrase: string) => pairRun(phrase) as PairRun
+  // In the first quarter (25 texts), "but you" with "you" a whole word in 3, in 15 with "your".
+  const wide = textSample(
+    Array.from({ length: 100 }, (_, i) =>
+      i % 10 === 0 ? "but you're late" : i % 10 < 5 ? 'but your turn' : 'nothing',
+    ),
+  )
+
+  it('narrows by the 4-grams across the apostrophe when the run is in many quotes', () => {
+    // 12 % of the corpus: over ACROSS_ABOVE at 20 times it, not at 4 times.
+    expect(acrossPays(runOf("but you'd"), wide, 20 * ACROSS_ABOVE)).toBe(true)
+    expect(acrossPays(runOf("but you'd"), wide, 4 * ACROSS_ABOVE)).toBe(false)
+  })
+
+  it('counts the run as the pairs hold it: a closed end is a whole word', () => {
+    // "but your" is no pair "…but you": counted, 60 % of the corpus would pass.
+    expect(acrossPays(runOf("but you'd"), wide, 3 * ACROSS_ABOVE)).toBe(false)
+    expect(acrossPays(runOf("but yo'd"), wide, 20 * ACROSS_ABOVE)).toBe(false)
+  })
+
+  it('never narrows without an apostrophe, 4-grams across it or a sample', () => {
+    const many = textSample(Array.from({ length: 10 }, () => 'but you know'))
+    expect(acrossPays(runOf('but you'), many, 1_000_000)).toBe(false)
+    expect(runOf("'but you").across).toEqual([])
+    expect(acrossPays(runOf("'but you"), many, 1_000_000)).toBe(false)
+    expect(acrossPays(runOf("but you'd"), undefined, 1_000_000)).toBe(false)
   })
 })

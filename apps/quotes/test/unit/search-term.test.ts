@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { inlined } from '../../src/lib/search-query.js'
+import { inlined } from '../../src/lib/search-statement.js'
 import { likePattern, termKind } from '../../src/lib/search-term.js'
 
 describe('likePattern', () => {
