@@ -95,7 +95,10 @@ function sendInSequence(url, requests) {
   }).finally(() => worker.terminate())
 }
 
-/** Sends each term once, in sequence; latencies overall and by kind, the five slowest terms. */
+/**
+ * Sends each term once, in sequence; latencies overall and by kind, the five slowest terms, and
+ * every term's in the order sent.
+ */
 async function pass(service, { name, terms, p99Ms, progress }) {
   progress(`${name}: ${terms.length} terms, one request each`)
   const results = await sendInSequence(service.url, terms)
@@ -111,6 +114,8 @@ async function pass(service, { name, terms, p99Ms, progress }) {
     ...summary,
     byKind,
     slowest: [...results].sort((a, b) => b.ms - a.ms).slice(0, 5),
+    // Every term in the order sent, kept in the run's file: where in the pass the slow ones fell.
+    sent: results.map(({ term, kind, ms, status }) => ({ term, kind, ms, status })),
     failures: failures.length,
     failed: failures.slice(0, 10),
     target: `p99 < ${p99Ms} ms`,
