@@ -73,14 +73,17 @@ export const APOSTROPHE_OPEN_END = 3
  * A run of a phrase with an apostrophe whose pairs the wider sample puts in more quotes than this
  * is looked up with the 4-grams across the apostrophe (`across`) too, the two indexes ANDed:
  * every candidate costs a heap block read, 45-50 µs each when it is not in shared buffers (an AMD
- * VM), and the run's pairs alone can be far more than the phrase's matches. At a million quotes,
- * not in shared buffers, in ms (pairs alone / with the 4-grams across; candidates, matches): `but
- * you'd` 122-131 / 15.4 (2,211 candidates, 10 matches), `that's what` 51-68 / 28 (941, 105),
- * `don't know` 45-69 / 40 (634, 283), `it's never` 35-40 / 33 (465, 140). Below, reading the
- * 4-grams' posting lists costs more than the blocks it saves: `i'm not` 26 / 36 (344, 302), `i've
- * been` 6 / 26 (56, 29), `can't hit` 7-9 / 22 (58, 8) (bench/README.md, "An eighteenth machine").
+ * VM), and the run's pairs alone can be far more than the phrase's matches. But the 4-grams across
+ * an apostrophe are common (`t'`, `it'`), and reading their posting lists costs 10-20 ms. At a
+ * million quotes, not in shared buffers, in ms (pairs alone / with the 4-grams across;
+ * candidates, matches): `but you'd` 122-131 / 15.4 (2,211 candidates, 10 matches), `that's what`
+ * 51-68 / 28 (941, 105), `don't know` 45-69 / 40 (634, 283), `it's never` 35-40 / 28-33 (465,
+ * 140); `i'm not` 26 / 34-36 (344, 302), `i've been` 6 / 19-26 (56, 29). In the benchmark's cold
+ * pass, where some blocks are in shared buffers, `but you'd` went from 23-63 ms to 11-20, and `it's
+ * never` from 11-18 to 23-29 with the 4-grams: so only a run in more than 1,000 quotes gets them
+ * (bench/README.md, "An eighteenth machine").
  */
-export const ACROSS_ABOVE = 500
+export const ACROSS_ABOVE = 1000
 
 /**
  * The run of the phrase's words its candidates can come from, when it has one: the phrase holds
