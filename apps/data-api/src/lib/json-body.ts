@@ -24,22 +24,29 @@ function tooLarge(limit: number, declared?: number): HttpProblem {
 }
 
 /**
- * A body larger than this is parsed in its own turn of the event loop, after the large bodies
- * that ended before it (TurnQueue): eight 1 MB bodies ending together would otherwise be parsed
- * back to back, and a `/health` probe arriving behind them waited 32-90 ms (p99 over 16 runs;
- * 11-45 ms in 21 runs with the queue, bench/README.md "Heavy input"). Smaller bodies (a 64 KB
- * parse takes well under a millisecond) are parsed at once.
+ * A body larger than this is decoded in its own turn of the event loop, after the large bodies
+ * that ended before it (TurnQueue), and parsed in a later one: eight 1 MB bodies ending together
+ * would otherwise be read back to back, and a `/health` probe arriving behind them waited 32-90
+ * ms (p99 over 16 runs; 11-45 ms in 21 runs with the queue, bench/README.md "Heavy input"). On a
+ * slower VM a 1 MB body of English took 6.6-12.6 ms to decode and 8.2 to parse, and a probe waited
+ * 80-141 ms with both in one turn, 57-86 with each in its own (five alternated runs each).
+ * Smaller bodies (a 64 KB parse takes well under a millisecond) are parsed at once.
  */
 export const TURN_PARSE_BYTES = 64 * 1024
 
 const largeBodies = new TurnQueue()
 
-/** The body's bytes as a JSON value, or the problem a client is told. */
-function parse(chunks: Buffer[], received: number): unknown {
+/** The body's bytes as text, or the problem a client is told. */
+function decode(chunks: Buffer[], received: number): string {
   const text = Buffer.concat(chunks, received).toString('utf8')
   if (text.trim() === '') {
     throw new HttpProblem('INVALID_REQUEST', 'The body is empty; send a JSON object.')
   }
+  return text
+}
+
+/** The body's text as a JSON value, or the problem a client is told. */
+function parse(text: string): unknown {
   try {
     return secureJsonParse.parse(text)
   } catch {
@@ -79,11 +86,15 @@ export function readJsonBody(payload: IncomingMessage, limit: number): Promise<u
     const onEnd = () => {
       cleanUp()
       if (received > TURN_PARSE_BYTES) {
-        largeBodies.run(() => parse(chunks, received)).then(resolve, reject)
+        // Decoded in one turn and parsed in a later one (TURN_PARSE_BYTES).
+        largeBodies
+          .run(() => decode(chunks, received))
+          .then((text) => largeBodies.run(() => parse(text)))
+          .then(resolve, reject)
         return
       }
       try {
-        resolve(parse(chunks, received))
+        resolve(parse(decode(chunks, received)))
       } catch (error) {
         reject(error)
       }
