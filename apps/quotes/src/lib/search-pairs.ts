@@ -117,6 +117,9 @@ export function pairRun(term: string): PairRun | undefined {
   return { ...run, across: acrossQuads(stretches, stretch) }
 }
 
+/** An apostrophe's mark in a key. */
+const APOSTROPHE_KEY = searchKey("'")
+
 /**
  * The 4-grams of the key of the phrase cut into `stretches` at its apostrophes that hold a mark
  * of an apostrophe and a letter or digit of another stretch than `run`'s. The key is the
@@ -127,7 +130,7 @@ export function pairRun(term: string): PairRun | undefined {
 function acrossQuads(stretches: string[], run: number): string[] {
   const chars: { char: string; outside: boolean }[] = []
   stretches.forEach((stretch, i) => {
-    if (i > 0) for (const char of searchKey("'")) chars.push({ char, outside: false })
+    if (i > 0) for (const char of APOSTROPHE_KEY) chars.push({ char, outside: false })
     for (const char of searchKey(stretch)) {
       chars.push({ char, outside: i !== run && /[a-z0-9]/.test(char) })
     }
