@@ -56,6 +56,16 @@ export interface FeaturePool {
     signal?: AbortSignal,
   ): Promise<FeatureResultMap[F]>
   /**
+   * As run, answered with the result's JSON text as UTF-8 bytes, made on the worker thread (and
+   * moved, not copied, from a call run alone): for an answer that holds the result as it is.
+   */
+  runJson(
+    feature: FeatureName,
+    data: string,
+    rawOptions: unknown,
+    signal?: AbortSignal,
+  ): Promise<Uint8Array>
+  /**
    * Pending calls no worker has started yet (waiting, or given up and not yet passed), and those
    * a worker has started (each call's slot says which), for metrics.
    */
@@ -121,12 +131,13 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   let drained: (() => void) | undefined
   let closing: Promise<void> | undefined
 
-  async function run<F extends FeatureName>(
+  async function call<F extends FeatureName>(
     feature: F,
     data: string,
     rawOptions: unknown,
-    signal?: AbortSignal,
-  ) {
+    signal: AbortSignal | undefined,
+    json: boolean,
+  ): Promise<unknown> {
     const options = validateOptions(feature, rawOptions)
     if (closed) throw new Error('The feature pool is closed.')
     if (signal?.aborted) {
@@ -210,7 +221,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     signal?.addEventListener('abort', onGiveUp, { once: true })
     pending++
     try {
-      const task: FeatureTask<F> = { feature, data, options, slot, ticket }
+      const task: FeatureTask<F> = { feature, data, options, slot, ticket, json }
       // Its batch's worker ended before the call's answer came back (batches.ts): it waits again,
       // under a new ticket (the ending worker cannot start it any more), for the thread replacing
       // that one, its time counted afresh as for a call given a free thread.
@@ -222,7 +233,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
         data.length <= BATCH_CHARS
           ? batches.run(task, again, controller.signal)
           : piscina.run(task, { signal: controller.signal })
-      return (await result) as FeatureResultMap[F]
+      return await result
     } catch (error) {
       if (stopped === 'given up') {
         throw new FeatureGivenUpError(
@@ -274,7 +285,10 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   }
 
   return {
-    run,
+    run: (feature, data, rawOptions, signal) =>
+      call(feature, data, rawOptions, signal, false) as Promise<FeatureResultMap[typeof feature]>,
+    runJson: (feature, data, rawOptions, signal) =>
+      call(feature, data, rawOptions, signal, true) as Promise<Uint8Array>,
     get queued() {
       return notStarted()
     },

@@ -16,8 +16,9 @@ import { documentedAs, HttpProblem } from '@repo/service-kit'
 import { Type } from 'typebox'
 import { dataInfoJson } from '../lib/data-info-body.js'
 import { featureProblem } from '../lib/feature-problems.js'
+import { featureResponseBody } from '../lib/feature-response-body.js'
 import { bodyAllowance, readJsonBody } from '../lib/json-body.js'
-import { quotaBody, setRateLimitFields } from '../lib/rate-limit-fields.js'
+import { setRateLimitFields } from '../lib/rate-limit-fields.js'
 
 export const problem = (description: string) => ({
   description,
@@ -158,10 +159,12 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           },
         )
       }
-      let result: unknown
+      let result: Uint8Array
       try {
         // A client that leaves while its call waits for a thread has it given up (not run).
-        result = await slot.hold((gone) => fastify.featurePool.run(feature, data, options, gone))
+        result = await slot.hold((gone) =>
+          fastify.featurePool.runJson(feature, data, options, gone),
+        )
       } catch (error) {
         const failed = featureProblem(error)
         if (!failed) throw error
@@ -171,11 +174,8 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
         }
         throw failed.problem
       }
-      // Results differ per feature; JSON.stringify avoids trying each schema of the union.
-      return reply
-        .type(JSON_TYPE)
-        .serializer(JSON.stringify)
-        .send({ feature, result, quota: quotaBody(quota) })
+      // The result as JSON, made on the feature thread; the schemas of the union are not tried.
+      return reply.type(JSON_TYPE).send(featureResponseBody(feature, result, quota))
     },
   )
 }

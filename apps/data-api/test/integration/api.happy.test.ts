@@ -1,6 +1,7 @@
 import { DataInfoResponse, PLAN_LIMITS } from '@repo/contracts'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadAllFeatures, runFeature } from '../../src/features/index.js'
 import { callData, parseRateLimit } from '../support/api.js'
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
 import { createTestApp, type TestApp } from '../support/test-app.js'
@@ -92,6 +93,21 @@ describe('POST /api/v1/data', () => {
     expect(sentiment.json().result.label).toBe('positive')
     const language = await callData(t.app, key, { data: text, options: { feature: 'language' } })
     expect(language.json().result.language).toBe('eng')
+  })
+
+  it('answers with the JSON text of feature, result and quota, in that order, short text or long', async () => {
+    await loadAllFeatures()
+    const short = 'Ünïcödé “quotes” say: a\ttab, a "quote" and a \\ backslash. Paris loves Paris!'
+    // Over the pool's BATCH_CHARS: run in a task of its own.
+    for (const data of [short, short.repeat(300)]) {
+      const res = await callData(t.app, key, { data, options: { feature: 'keywords', limit: 5 } })
+      expect(res.statusCode).toBe(200)
+      const { quota } = res.json()
+      const result = runFeature('keywords', data, { limit: 5 })
+      expect(result.keywords.length).toBe(5)
+      expect(res.body).toBe(JSON.stringify({ feature: 'keywords', result, quota }))
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)))
+    }
   })
 
   it('accepts the largest text the plan allows, counted in UTF-8 bytes', async () => {

@@ -37,7 +37,7 @@ afterAll(async () => {
 })
 
 describe('eight one-megabyte requests in flight', () => {
-  it('do not hold up /health or GET /api/v1/data: both are answered before any of them', async () => {
+  it('do not hold up /health or GET /api/v1/data: both are answered while most of them still run', async () => {
     const key = await enterpriseKey()
     const english = inputOf('english', MB)
     // The slowest first: the two threads are busy for a while before any of them can finish.
@@ -79,7 +79,13 @@ describe('eight one-megabyte requests in flight', () => {
     await Promise.all(light)
     const statuses = await Promise.all(heavy)
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200])
-    expect(finished.slice(0, 2).sort()).toEqual(['get 200', 'health 200'])
+    // Not before every one of them: bodies reach the pool in no set order, and the fastest
+    // features take a few milliseconds on a megabyte (language 7 ms, features/README.md), less
+    // than a GET's few turns of the event loop while the other bodies are read. Run on the event
+    // loop, the eight would answer before the two.
+    const answered = finished.slice(0, 4)
+    expect(answered).toContain('get 200')
+    expect(answered).toContain('health 200')
   }, 180_000)
 })
 

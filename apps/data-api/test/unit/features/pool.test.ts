@@ -63,6 +63,21 @@ describe('the feature pool', () => {
     30_000,
   )
 
+  it('answers runJson with the JSON bytes of what run answers, for a batched call and one run alone', async () => {
+    const options = { mask: '#', kinds: ['emails'] }
+    // Over BATCH_CHARS: a task of its own, its bytes moved rather than copied.
+    const alone = TEXT.repeat(200)
+    for (const data of [TEXT, alone]) {
+      const [bytes, result] = await Promise.all([
+        pool.runJson('redact', data, options),
+        pool.run('redact', data, options),
+      ])
+      expect(bytes).toBeInstanceOf(Uint8Array)
+      expect(new TextDecoder().decode(bytes)).toBe(JSON.stringify(result))
+      expect(result).toEqual(runFeature('redact', data, options))
+    }
+  })
+
   it('applies the defaults and the options it is given', async () => {
     const result = await pool.run('redact', TEXT, { mask: '#', kinds: ['emails'] })
     expect(result).toEqual(runFeature('redact', TEXT, { mask: '#', kinds: ['emails'] }))

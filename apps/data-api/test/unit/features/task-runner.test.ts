@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
+import { transferableSymbol, valueSymbol } from 'piscina'
 import { describe, expect, it } from 'vitest'
 import { CallGivenUpError, GIVEN_UP, waitingMark } from '../../../src/features/call-slots.js'
 import { runFeature } from '../../../src/features/index.js'
 import { validateOptions } from '../../../src/features/options.js'
-import { taskRunner } from '../../../src/features/task-runner.js'
+import { resultJson, taskRunner } from '../../../src/features/task-runner.js'
 
 /*
  * The task function of the pool's workers, on this thread (the pool's own tests run it in worker
@@ -29,6 +30,31 @@ describe('the feature task runner', () => {
   it('runs the feature on the validated options, as runFeature does', async () => {
     const run = taskRunner(null)
     expect(await run(task(0))).toEqual(await runFeature('stats', TEXT, undefined))
+  })
+
+  it('answers a json task with the UTF-8 bytes of its JSON, marked to be moved to the pool', async () => {
+    const run = taskRunner(null)
+    const data = 'Ünïcödé “quotes”, a\ttab and a.b@example.com.'
+    const answer = (await run({ ...task(0), data, json: true })) as unknown as Record<
+      symbol,
+      unknown
+    >
+    const bytes = answer[valueSymbol]
+    expect(bytes).toBeInstanceOf(Uint8Array)
+    expect(answer[transferableSymbol]).toBe((bytes as Uint8Array).buffer)
+    expect(new TextDecoder().decode(bytes as Uint8Array)).toBe(
+      JSON.stringify(runFeature('stats', data, undefined)),
+    )
+    expect(resultJson({ a: 'é' })).toEqual(new Uint8Array([...Buffer.from('{"a":"é"}')]))
+  })
+
+  it("answers a batch's json calls with their bytes, each in its outcome", async () => {
+    const run = taskRunner(null)
+    const outcomes = await run({ batch: [{ ...task(0), json: true }, task(1)] })
+    const expected = runFeature('stats', TEXT, undefined)
+    const first = outcomes[0] as { value: Uint8Array }
+    expect(new TextDecoder().decode(first.value)).toBe(JSON.stringify(expected))
+    expect(outcomes[1]).toEqual({ value: expected })
   })
 
   it("writes a waiting call's start time into its slot, and only there", async () => {
