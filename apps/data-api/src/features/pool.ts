@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { FeatureName, FeatureResultMap } from '@repo/contracts'
 import { Piscina } from 'piscina'
 import { PAST_BUDGET, TurnBatches } from './batches.js'
+import type { BodyReading, BodyTask } from './body-task.js'
 import { FINISHED, giveUp, waitingMark } from './call-slots.js'
 import { validateOptions } from './options.js'
 import { FeatureGivenUpError, FeatureTimeoutError, PoolOverloadedError } from './pool-errors.js'
@@ -25,6 +26,21 @@ import { workerEntry } from './worker-entry.js'
  */
 
 export { FeatureGivenUpError, FeatureTimeoutError, PoolOverloadedError }
+
+/**
+ * A feature's text: a string, or its UTF-16 code units as a large body's reading set them apart
+ * (body-task.ts), moved to the worker that runs the feature.
+ */
+export type FeatureText = string | Uint8Array
+
+/** `view`'s buffer, to be moved to a worker, when the view holds the whole of it. */
+function transferable(view: Uint8Array | undefined): ArrayBuffer[] | undefined {
+  if (view === undefined || view.byteOffset !== 0) return undefined
+  const { buffer } = view
+  return buffer instanceof ArrayBuffer && buffer.byteLength === view.byteLength
+    ? [buffer]
+    : undefined
+}
 
 export interface FeaturePoolOptions {
   /** Worker threads (default: os.availableParallelism()). */
@@ -51,7 +67,7 @@ export interface FeaturePool {
   /** Validates options (FeatureOptionsError, thrown before queueing), then runs in a worker. */
   run<F extends FeatureName>(
     feature: F,
-    data: string,
+    data: FeatureText,
     rawOptions: unknown,
     signal?: AbortSignal,
   ): Promise<FeatureResultMap[F]>
@@ -61,10 +77,15 @@ export interface FeaturePool {
    */
   runJson(
     feature: FeatureName,
-    data: string,
+    data: FeatureText,
     rawOptions: unknown,
     signal?: AbortSignal,
   ): Promise<Uint8Array>
+  /**
+   * Reads a large body on a worker thread (body-task.ts), within the same bounds and budget as a
+   * feature's call; its bytes are moved there.
+   */
+  readBody(body: Uint8Array, signal?: AbortSignal): Promise<BodyReading>
   /**
    * Pending calls no worker has started yet (waiting, or given up and not yet passed), and those
    * a worker has started (each call's slot says which), for metrics.
@@ -105,7 +126,7 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   // Which slots a pending call holds (1), for the metrics' count of calls not started yet.
   const held = new Uint8Array(slots)
   let lastTicket = 0
-  const piscina = new Piscina<FeatureTask | FeatureBatch, unknown>({
+  const piscina = new Piscina<FeatureTask | FeatureBatch | BodyTask, unknown>({
     filename: WORKER.href,
     maxThreads: threads,
     ...(opts.idleTimeoutMs === undefined
@@ -131,18 +152,40 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
   let drained: (() => void) | undefined
   let closing: Promise<void> | undefined
 
-  async function call<F extends FeatureName>(
-    feature: F,
-    data: string,
+  /** A feature's call: its options validated (rejecting when invalid), then submitted. */
+  async function call(
+    feature: FeatureName,
+    data: FeatureText,
     rawOptions: unknown,
     signal: AbortSignal | undefined,
     json: boolean,
   ): Promise<unknown> {
     const options = validateOptions(feature, rawOptions)
+    return submit(
+      { call: `The ${feature} call`, work: `The ${feature} feature` },
+      (slot, ticket) => ({ feature, data, options, slot, ticket, json }),
+      typeof data === 'string' && data.length <= BATCH_CHARS,
+      typeof data === 'string' ? undefined : data,
+      signal,
+    )
+  }
+
+  /**
+   * Runs a task in a slot of its own, within the pool's bounds and budget. `named` names it in
+   * errors; `batched`: it goes with the turn's other small calls (batches.ts); `moved` is handed
+   * to the worker rather than copied (the caller no longer reads it).
+   */
+  async function submit(
+    named: { call: string; work: string },
+    build: (slot: number, ticket: number) => FeatureTask | BodyTask,
+    batched: boolean,
+    moved: Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     if (closed) throw new Error('The feature pool is closed.')
     if (signal?.aborted) {
       givenUp++
-      throw new FeatureGivenUpError(`The ${feature} call was given up before it was queued.`)
+      throw new FeatureGivenUpError(`${named.call} was given up before it was queued.`)
     }
     if (pending >= threads + opts.maxQueue) {
       throw new PoolOverloadedError(
@@ -221,31 +264,28 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
     signal?.addEventListener('abort', onGiveUp, { once: true })
     pending++
     try {
-      const task: FeatureTask<F> = { feature, data, options, slot, ticket, json }
+      const task = build(slot, ticket)
       // Its batch's worker ended before the call's answer came back (batches.ts): it waits again,
       // under a new ticket (the ending worker cannot start it any more), for the thread replacing
       // that one, its time counted afresh as for a call given a free thread.
-      const again = (): FeatureTask<F> => {
+      const again = (): FeatureTask => {
         wait(true)
-        return { ...task, ticket }
+        return build(slot, ticket) as FeatureTask
       }
-      const result =
-        data.length <= BATCH_CHARS
-          ? batches.run(task, again, controller.signal)
-          : piscina.run(task, { signal: controller.signal })
+      const result = batched
+        ? batches.run(task as FeatureTask, again, controller.signal)
+        : piscina.run(task, { signal: controller.signal, transferList: transferable(moved) })
       return await result
     } catch (error) {
       if (stopped === 'given up') {
-        throw new FeatureGivenUpError(
-          `The ${feature} call was given up before a worker started it.`,
-          { cause: error },
-        )
+        throw new FeatureGivenUpError(`${named.call} was given up before a worker started it.`, {
+          cause: error,
+        })
       }
       if (stopped === 'running') {
-        throw new FeatureTimeoutError(
-          `The ${feature} feature did not finish within ${opts.timeoutMs} ms.`,
-          { cause: error },
-        )
+        throw new FeatureTimeoutError(`${named.work} did not finish within ${opts.timeoutMs} ms.`, {
+          cause: error,
+        })
       }
       if (stopped === 'waiting') {
         throw new PoolOverloadedError(
@@ -289,6 +329,14 @@ export function createFeaturePool(opts: FeaturePoolOptions): FeaturePool {
       call(feature, data, rawOptions, signal, false) as Promise<FeatureResultMap[typeof feature]>,
     runJson: (feature, data, rawOptions, signal) =>
       call(feature, data, rawOptions, signal, true) as Promise<Uint8Array>,
+    readBody: (body, signal) =>
+      submit(
+        { call: 'Reading the body', work: 'Reading the body' },
+        (slot, ticket) => ({ body, slot, ticket }),
+        false,
+        body,
+        signal,
+      ) as Promise<BodyReading>,
     get queued() {
       return notStarted()
     },

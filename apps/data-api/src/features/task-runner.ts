@@ -1,5 +1,6 @@
 import type { FeatureName, FeatureOptionsMap, FeatureResultMap } from '@repo/contracts'
 import { move } from 'piscina'
+import { type BodyTask, readBody, unitsText } from './body-task.js'
 import { claimStart, finish } from './call-slots.js'
 import { loadFeature, runValidated } from './index.js'
 import { lowerThreadPriority } from './thread-priority.js'
@@ -13,7 +14,8 @@ import { lowerThreadPriority } from './thread-priority.js'
 
 export interface FeatureTask<F extends FeatureName = FeatureName> {
   feature: F
-  data: string
+  /** The text, or its UTF-16 code units as a body's reading set them apart (body-task.ts). */
+  data: string | Uint8Array
   options: FeatureOptionsMap[F]
   /** This call's place in the buffer shared with the pool (see call-slots.ts). */
   slot: number
@@ -56,7 +58,8 @@ export function taskRunner(shared: FeatureWorkerData | null) {
     const start = starts ? claimStart(starts, task.slot, task.ticket) : undefined
     try {
       await loadFeature(task.feature)
-      const result = runValidated(task.feature, task.data, task.options)
+      const text = typeof task.data === 'string' ? task.data : unitsText(task.data)
+      const result = runValidated(task.feature, text, task.options)
       return task.json ? resultJson(result) : result
     } finally {
       // Its answer waits for its batch-mates': the pool must not time it meanwhile.
@@ -64,15 +67,21 @@ export function taskRunner(shared: FeatureWorkerData | null) {
     }
   }
   /**
-   * A call, or a batch of calls: each of a batch started (its start time written) only when the
-   * one before it has finished, then marked FINISHED, and each answered on its own, so that one
-   * call's error (a call given up, say) is not its neighbours'.
+   * A large body to read (body-task.ts), a call, or a batch of calls: each of a batch started
+   * (its start time written) only when the one before it has finished, then marked FINISHED, and
+   * each answered on its own, so that one call's error (a call given up, say) is not its
+   * neighbours'.
    */
   function runTask<F extends FeatureName>(
     task: FeatureTask<F>,
   ): Promise<FeatureResultMap[F] | Uint8Array>
   function runTask(task: FeatureBatch): Promise<BatchOutcome[]>
-  async function runTask(task: FeatureTask | FeatureBatch): Promise<unknown> {
+  function runTask(task: BodyTask): Promise<ReturnType<typeof readBody>>
+  async function runTask(task: FeatureTask | FeatureBatch | BodyTask): Promise<unknown> {
+    if ('body' in task) {
+      if (starts) claimStart(starts, task.slot, task.ticket)
+      return readBody(task.body)
+    }
     if (!('batch' in task)) {
       const result = await runOne(task)
       // Moved, not copied, to the calling thread.

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { HttpProblem } from '@repo/service-kit'
-import secureJsonParse from 'secure-json-parse'
-import { TurnQueue } from './turn-queue.js'
+import type { BodyReading } from '../features/body-task.js'
+import { BodyTextError, jsonBodyValue } from './json-text.js'
 
 /**
  * The largest body a plan may send: twice its `data` limit (JSON escapes quotes, backslashes and
@@ -10,6 +10,11 @@ import { TurnQueue } from './turn-queue.js'
  */
 export function bodyAllowance(maxDataBytes: number): number {
   return maxDataBytes * 2 + 64 * 1024
+}
+
+/** The problem a client is told of a body that is not a JSON value. */
+export function invalid(error: BodyTextError): HttpProblem {
+  return new HttpProblem('INVALID_REQUEST', error.message)
 }
 
 function tooLarge(limit: number, declared?: number): HttpProblem {
@@ -24,41 +29,49 @@ function tooLarge(limit: number, declared?: number): HttpProblem {
 }
 
 /**
- * A body larger than this is decoded in its own turn of the event loop, after the large bodies
- * that ended before it (TurnQueue), and parsed in a later one: eight 1 MB bodies ending together
- * would otherwise be read back to back, and a `/health` probe arriving behind them waited 32-90
- * ms (p99 over 16 runs; 11-45 ms in 21 runs with the queue, bench/README.md "Heavy input"). On a
- * slower VM a 1 MB body of English took 6.6-12.6 ms to decode and 8.2 to parse, and a probe waited
- * 80-141 ms with both in one turn, 57-86 with each in its own (five alternated runs each).
- * Smaller bodies (a 64 KB parse takes well under a millisecond) are parsed at once.
+ * A body larger than this is not read on the service's thread: its bytes go to a feature thread,
+ * which decodes and parses it (features/body-task.ts), and the service's thread gets the value
+ * back with its `data`'s text still as bytes. Read here, a megabyte of English took 6.6-12.6 ms
+ * to decode and 8.2 to parse on a slow VM, and eight such bodies together held `/health` probes
+ * up for 57-141 ms (bench/README.md, "Heavy input"). Smaller bodies (a 64 KB parse takes well
+ * under a millisecond) are parsed at once.
  */
-export const TURN_PARSE_BYTES = 64 * 1024
+export const LARGE_BODY_BYTES = 64 * 1024
 
-const largeBodies = new TurnQueue()
-
-/** The body's bytes as text, or the problem a client is told. */
-function decode(chunks: Buffer[], received: number): string {
-  const text = Buffer.concat(chunks, received).toString('utf8')
-  if (text.trim() === '') {
-    throw new HttpProblem('INVALID_REQUEST', 'The body is empty; send a JSON object.')
-  }
-  return text
+/** A body over LARGE_BODY_BYTES, as it came: to be read on a feature thread. */
+export class LargeJsonBody {
+  constructor(readonly bytes: Uint8Array) {}
 }
 
-/** The body's text as a JSON value, or the problem a client is told. */
-function parse(text: string): unknown {
-  try {
-    return secureJsonParse.parse(text)
-  } catch {
-    throw new HttpProblem('INVALID_REQUEST', 'The body is not valid JSON.')
+/**
+ * A large body's value, from what a feature thread made of it (features/body-task.ts): with its
+ * `data` emptied and set apart (`apart`), or parsed here when it came back as its bytes. Throws
+ * the problem the client is told of a body that is not JSON.
+ */
+export function readingValue(reading: BodyReading): {
+  value: unknown
+  apart?: { units: Uint8Array; dataBytes: number }
+} {
+  if ('problem' in reading) throw new HttpProblem('INVALID_REQUEST', reading.problem)
+  if ('raw' in reading) {
+    try {
+      return { value: jsonBodyValue(reading.raw) }
+    } catch (error) {
+      throw error instanceof BodyTextError ? invalid(error) : error
+    }
   }
+  const value: unknown = JSON.parse(reading.rest)
+  const { units, dataBytes } = reading
+  return units === undefined || dataBytes === undefined
+    ? { value }
+    : { value, apart: { units, dataBytes } }
 }
 
 /**
  * Reads a JSON body of at most `limit` bytes: a Content-Length over it is refused before
- * anything is read, and a body without one (chunked) is cut off as it passes it. Parsed with
- * secure-json-parse, as Fastify's own parser does (no `__proto__` or `constructor.prototype`);
- * a large body in its own turn of the event loop (TURN_PARSE_BYTES).
+ * anything is read, and a body without one (chunked) is cut off as it passes it. A body of up to
+ * LARGE_BODY_BYTES is parsed (jsonBodyValue; a problem for one that is empty or not JSON); a
+ * larger one resolves as a LargeJsonBody, its bytes unread.
  */
 export function readJsonBody(payload: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(payload.headers['content-length'])
@@ -85,18 +98,15 @@ export function readJsonBody(payload: IncomingMessage, limit: number): Promise<u
     }
     const onEnd = () => {
       cleanUp()
-      if (received > TURN_PARSE_BYTES) {
-        // Decoded in one turn and parsed in a later one (TURN_PARSE_BYTES).
-        largeBodies
-          .run(() => decode(chunks, received))
-          .then((text) => largeBodies.run(() => parse(text)))
-          .then(resolve, reject)
+      const bytes = Buffer.concat(chunks, received)
+      if (received > LARGE_BODY_BYTES) {
+        resolve(new LargeJsonBody(bytes))
         return
       }
       try {
-        resolve(parse(decode(chunks, received)))
+        resolve(jsonBodyValue(bytes))
       } catch (error) {
-        reject(error)
+        reject(error instanceof BodyTextError ? invalid(error) : error)
       }
     }
     const onError = (error: Error) => {

@@ -13,11 +13,12 @@ import {
   type Plan,
 } from '@repo/contracts'
 import { documentedAs, HttpProblem } from '@repo/service-kit'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { dataInfoJson } from '../lib/data-info-body.js'
 import { featureProblem } from '../lib/feature-problems.js'
 import { featureResponseBody } from '../lib/feature-response-body.js'
-import { bodyAllowance, readJsonBody } from '../lib/json-body.js'
+import { bodyAllowance, LargeJsonBody, readingValue, readJsonBody } from '../lib/json-body.js'
 import { setRateLimitFields } from '../lib/rate-limit-fields.js'
 
 export const problem = (description: string) => ({
@@ -52,6 +53,37 @@ const LARGEST_BODY = Math.max(...Object.values(BODY_ALLOWANCE))
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text)
+
+/**
+ * A large body's `data`, set apart by its reading on a feature thread (features/body-task.ts): its
+ * UTF-16 code units, handed on to the feature's call unread, and its size in UTF-8. Keyed by the
+ * body's value, whose `data` is empty.
+ */
+const setApart = new WeakMap<object, { units: Uint8Array; dataBytes: number }>()
+
+/**
+ * Runs work in the feature pool holding the request's slot (every POST holds one: api-key-auth).
+ * A pool's refusal becomes its problem (featureProblem), and the request is given back to the
+ * key's quota when that says so.
+ */
+async function inPool<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (gone: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const { identity, quota, slot } = request.caller as Required<NonNullable<typeof request.caller>>
+  try {
+    return await slot.hold(work)
+  } catch (error) {
+    const failed = featureProblem(error)
+    if (!failed) throw error
+    if (failed.refund) {
+      await request.server.quota.refund(identity.keyId)
+      setRateLimitFields(reply, { ...quota, remaining: quota.remaining + 1 })
+    }
+    throw failed.problem
+  }
+}
 
 /** /api/v1: the keyed API. Every request is authenticated and counted before anything else. */
 const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -117,6 +149,17 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           415: problem('The body is not application/json'),
         },
       },
+      // A large body is read on a feature thread (json-body.ts), then validated as any other.
+      preValidation: async (request, reply) => {
+        const body: unknown = request.body
+        if (!(body instanceof LargeJsonBody)) return
+        const reading = await inPool(request, reply, (gone) =>
+          fastify.featurePool.readBody(body.bytes, gone),
+        )
+        const { value, apart } = readingValue(reading)
+        request.body = value as typeof request.body
+        if (apart) setApart.set(value as object, apart)
+      },
       // Validated in two steps (a known `feature` first, for a clear error; then its options),
       // documented as the oneOf it amounts to.
       config: {
@@ -127,10 +170,7 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request, reply) => {
-      // Every POST holds a slot (api-key-auth).
-      const { identity, quota, slot } = request.caller as Required<
-        NonNullable<typeof request.caller>
-      >
+      const { identity, quota } = request.caller as NonNullable<typeof request.caller>
       const limits = PLAN_LIMITS[identity.plan]
       const { data, options } = request.body
       const feature = options.feature as FeatureName
@@ -149,7 +189,9 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           { extra: { feature, plan: identity.plan, required_plan: required } },
         )
       }
-      const bytes = Buffer.byteLength(data, 'utf8')
+      // A large body's `data`, read on a feature thread (preValidation), is still code units.
+      const apart = setApart.get(request.body)
+      const bytes = apart?.dataBytes ?? Buffer.byteLength(data, 'utf8')
       if (bytes > limits.maxDataBytes) {
         throw new HttpProblem(
           'PAYLOAD_TOO_LARGE',
@@ -159,21 +201,10 @@ const apiV1: FastifyPluginAsyncTypebox = async (fastify) => {
           },
         )
       }
-      let result: Uint8Array
-      try {
-        // A client that leaves while its call waits for a thread has it given up (not run).
-        result = await slot.hold((gone) =>
-          fastify.featurePool.runJson(feature, data, options, gone),
-        )
-      } catch (error) {
-        const failed = featureProblem(error)
-        if (!failed) throw error
-        if (failed.refund) {
-          await fastify.quota.refund(identity.keyId)
-          setRateLimitFields(reply, { ...quota, remaining: quota.remaining + 1 })
-        }
-        throw failed.problem
-      }
+      // A client that leaves while its call waits for a thread has it given up (not run).
+      const result = await inPool(request, reply, (gone) =>
+        fastify.featurePool.runJson(feature, apart?.units ?? data, options, gone),
+      )
       // The result as JSON, made on the feature thread; the schemas of the union are not tried.
       return reply.type(JSON_TYPE).send(featureResponseBody(feature, result, quota))
     },

@@ -4,6 +4,7 @@ import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../../src/lib/api-key.js'
 import { utcDay } from '../../src/lib/clock.js'
+import { LARGE_BODY_BYTES } from '../../src/lib/json-body.js'
 import { QuotaStore } from '../../src/lib/quota.js'
 import { callData } from '../support/api.js'
 import { DashboardClient, uniqueEmail } from '../support/dashboard-client.js'
@@ -75,25 +76,45 @@ describe('401: missing, malformed, unknown or revoked key, never counted', () =>
   })
 })
 
+/** Bodies that are not a valid request, each as JSON text or as a value. */
+const INVALID_BODIES: Array<[string, unknown]> = [
+  ['malformed JSON', '{"data": "x", '],
+  ['empty JSON body', ''],
+  ['not an object', '"hello"'],
+  ['data missing', { options: { feature: 'stats' } }],
+  ['data not a string', { data: 42, options: { feature: 'stats' } }],
+  ['options missing', { data: 'x' }],
+  ['feature missing', { data: 'x', options: {} }],
+  ['feature not a string', { data: 'x', options: { feature: 7 } }],
+  ['unknown option', { data: 'x', options: { feature: 'stats', colour: 'blue' } }],
+  ['extra top-level member', { data: 'x', options: { feature: 'stats' }, extra: true }],
+]
+
 describe('400: invalid bodies, counted', () => {
-  it.each([
-    ['malformed JSON', '{"data": "x", '],
-    ['empty JSON body', ''],
-    ['not an object', '"hello"'],
-    ['data missing', { options: { feature: 'stats' } }],
-    ['data not a string', { data: 42, options: { feature: 'stats' } }],
-    ['options missing', { data: 'x' }],
-    ['feature missing', { data: 'x', options: {} }],
-    ['feature not a string', { data: 'x', options: { feature: 7 } }],
-    ['unknown option', { data: 'x', options: { feature: 'stats', colour: 'blue' } }],
-    ['extra top-level member', { data: 'x', options: { feature: 'stats' }, extra: true }],
-  ])('%s', async (_label, body) => {
+  it.each(INVALID_BODIES)('%s', async (_label, body) => {
     const before = await used(freeKey)
     const res = await callData(t.app, freeKey, body)
     const problem = expectProblem(res, 400, 'INVALID_REQUEST')
     expect(String(problem.detail).length).toBeGreaterThan(0)
     expect(await used(freeKey)).toBe(before + 2)
   })
+
+  it.each(INVALID_BODIES)(
+    '%s, over LARGE_BODY_BYTES (read on a feature thread): the same problem as small',
+    async (_label, body) => {
+      const text = typeof body === 'string' ? body : JSON.stringify(body)
+      // Spaces after the value: the same JSON, a large body.
+      const large = `${text}${' '.repeat(LARGE_BODY_BYTES)}`
+      const before = await used(freeKey)
+      const small = await callData(t.app, freeKey, text)
+      const res = await callData(t.app, freeKey, large)
+      expect(res.statusCode).toBe(400)
+      const { request_id: _small, ...expected } = small.json()
+      const { request_id: _large, ...problem } = res.json()
+      expect(problem).toEqual(expected)
+      expect(await used(freeKey)).toBe(before + 3)
+    },
+  )
 
   it('thousands of unknown options: the first five named, the answer short', async () => {
     const options: Record<string, unknown> = { feature: 'stats' }

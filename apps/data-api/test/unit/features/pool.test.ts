@@ -78,6 +78,26 @@ describe('the feature pool', () => {
     }
   })
 
+  it('reads a large body on a worker, its bytes moved there, and runs a feature on the text it set apart', async () => {
+    const data = `${TEXT} \ud800 “quoted” 😀 `.repeat(400)
+    const bytes = new Uint8Array(
+      Buffer.from(JSON.stringify({ data, options: { feature: 'stats' } })),
+    )
+    const reading = await pool.readBody(bytes)
+    // Moved: this thread's view of them is detached.
+    expect(bytes.byteLength).toBe(0)
+    expect(reading).toMatchObject({
+      rest: '{"data":"","options":{"feature":"stats"}}',
+      dataBytes: Buffer.byteLength(data),
+    })
+    const units = (reading as { units: Uint8Array }).units
+    expect(await pool.run('redact', units, undefined)).toEqual(runFeature('redact', data, {}))
+    expect(units.byteLength).toBe(0)
+    expect(await pool.readBody(new Uint8Array(Buffer.from('{"data": ')))).toEqual({
+      problem: 'The body is not valid JSON.',
+    })
+  })
+
   it('applies the defaults and the options it is given', async () => {
     const result = await pool.run('redact', TEXT, { mask: '#', kinds: ['emails'] })
     expect(result).toEqual(runFeature('redact', TEXT, { mask: '#', kinds: ['emails'] }))
