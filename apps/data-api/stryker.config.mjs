@@ -19,7 +19,8 @@ export const unitFiles = [
   'src/lib/data-info-body.ts',
   'src/lib/passwords.ts',
   'src/lib/json-body.ts',
-  'src/lib/turn-queue.ts',
+  'src/lib/json-text.ts',
+  'src/lib/feature-response-body.ts',
   'src/lib/rate-limit-fields.ts',
   'src/lib/feature-problems.ts',
 ]

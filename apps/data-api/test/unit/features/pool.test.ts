@@ -88,9 +88,9 @@ describe('the feature pool', () => {
     expect(bytes.byteLength).toBe(0)
     expect(reading).toMatchObject({
       rest: '{"data":"","options":{"feature":"stats"}}',
-      dataBytes: Buffer.byteLength(data),
+      apart: { dataBytes: Buffer.byteLength(data) },
     })
-    const units = (reading as { units: Uint8Array }).units
+    const { units } = (reading as { apart: { units: Uint8Array } }).apart
     expect(await pool.run('redact', units, undefined)).toEqual(runFeature('redact', data, {}))
     expect(units.byteLength).toBe(0)
     expect(await pool.readBody(new Uint8Array(Buffer.from('{"data": ')))).toEqual({

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { transferableSymbol, valueSymbol } from 'piscina'
 import { describe, expect, it } from 'vitest'
+import { readBody, textUnits } from '../../../src/features/body-task.js'
 import { CallGivenUpError, GIVEN_UP, waitingMark } from '../../../src/features/call-slots.js'
 import { runFeature } from '../../../src/features/index.js'
 import { validateOptions } from '../../../src/features/options.js'
@@ -55,6 +56,29 @@ describe('the feature task runner', () => {
     const first = outcomes[0] as { value: Uint8Array }
     expect(new TextDecoder().decode(first.value)).toBe(JSON.stringify(expected))
     expect(outcomes[1]).toEqual({ value: expected })
+  })
+
+  it('runs a feature on code units set apart from a large body as on their text', async () => {
+    const run = taskRunner(null)
+    const data = `${TEXT} “Ünïcödé” \ud800 😀`
+    expect(await run({ ...task(0), data: textUnits(data) })).toEqual(
+      runFeature('stats', data, undefined),
+    )
+  })
+
+  it('reads a large body, its start time written into its slot first', async () => {
+    const startedAt = new SharedArrayBuffer(2 * 8)
+    const starts = new BigInt64Array(startedAt)
+    starts.set([waitingMark(1), waitingMark(2)])
+    const run = taskRunner({ startedAt, nice: 0 })
+    const body = new Uint8Array(Buffer.from('{"data":"x","options":{"feature":"stats"}}'))
+    const before = Date.now()
+    expect(await run({ body, slot: 1, ticket: 2 })).toEqual(readBody(body))
+    expect(starts[0]).toBe(waitingMark(1))
+    expect(Number(starts[1])).toBeGreaterThanOrEqual(before)
+    // A reading given up while it waited is not run.
+    starts[0] = GIVEN_UP
+    await expect(run({ body, slot: 0, ticket: 1 })).rejects.toBeInstanceOf(CallGivenUpError)
   })
 
   it("writes a waiting call's start time into its slot, and only there", async () => {
