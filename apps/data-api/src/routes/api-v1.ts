@@ -40,7 +40,7 @@ export const commonErrors = {
     "The key's daily quota is used up, or (POST) too many feature requests of this key are running, or too many 401s from your address; with Retry-After; not counted",
   ),
   503: problem(
-    'Postgres or (QUOTA_FAIL_MODE=closed) Redis down; or (POST) the feature passed its time budget (FEATURE_TIMEOUT) or the worker pool is full (OVERLOADED), not counted; with Retry-After',
+    'Postgres or (QUOTA_FAIL_MODE=closed) Redis down; or (POST) the feature, or the reading of a body over 64 KB, passed its time budget (FEATURE_TIMEOUT) or the worker pool is full (OVERLOADED), not counted; with Retry-After',
   ),
 }
 
