@@ -41,15 +41,19 @@ export function readBody(bytes: Uint8Array): BodyReading {
   }
   // Only an object parsed from JSON has a member `data` (an array has no named members).
   const { data } = (value ?? {}) as { data?: unknown }
+  const apart = typeof data === 'string'
   let rest: string
   try {
-    rest = JSON.stringify(typeof data === 'string' ? { ...(value as object), data: '' } : value)
+    rest = JSON.stringify(apart ? { ...(value as object), data: '' } : value)
   } catch {
     // A value parsed from JSON has no cycle and no BigInt: only its depth can overflow the stack.
     return { raw: bytes }
   }
-  return typeof data === 'string'
-    ? { rest, apart: { units: textUnits(data), dataBytes: Buffer.byteLength(data) } }
+  return apart
+    ? {
+        rest,
+        apart: { units: textUnits(data), dataBytes: Buffer.byteLength(data) },
+      }
     : { rest }
 }
 

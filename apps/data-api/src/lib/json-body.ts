@@ -12,9 +12,9 @@ export function bodyAllowance(maxDataBytes: number): number {
   return maxDataBytes * 2 + 64 * 1024
 }
 
-/** The problem a client is told of a body that is not a JSON value. */
-export function invalid(error: BodyTextError): HttpProblem {
-  return new HttpProblem('INVALID_REQUEST', error.message)
+/** The problem a client is told of a body that is not a JSON value (BodyTextError's message). */
+function invalid(message: string): HttpProblem {
+  return new HttpProblem('INVALID_REQUEST', message)
 }
 
 function tooLarge(limit: number, declared?: number): HttpProblem {
@@ -52,7 +52,7 @@ export function readingValue(reading: BodyReading): {
   value: unknown
   apart?: { units: Uint8Array; dataBytes: number } | undefined
 } {
-  if ('problem' in reading) throw new HttpProblem('INVALID_REQUEST', reading.problem)
+  if ('problem' in reading) throw invalid(reading.problem)
   // Parsed on the feature thread already: JSON, whose only fault was its depth.
   if ('raw' in reading) return { value: jsonBodyValue(reading.raw) }
   return { value: JSON.parse(reading.rest), apart: reading.apart }
@@ -97,7 +97,7 @@ export function readJsonBody(payload: IncomingMessage, limit: number): Promise<u
       try {
         resolve(jsonBodyValue(bytes))
       } catch (error) {
-        reject(error instanceof BodyTextError ? invalid(error) : error)
+        reject(error instanceof BodyTextError ? invalid(error.message) : error)
       }
     }
     const onError = (error: Error) => {
