@@ -115,6 +115,9 @@ export function scaleTables(scale) {
       ['p50 ms', (p) => two(p.p50)],
       ['p99 ms', (p) => two(p.p99)],
       ['max ms', (p) => two(p.max)],
+      // The service's own p99 (its access lines), and that of the time outside it.
+      ['service p99', (p) => (p.service ? two(p.service.p99) : '')],
+      ['outside p99', (p) => (p.outside ? two(p.outside.p99) : '')],
       ['target', (p) => p.target],
       ['result', verdict, 'left'],
     ],
@@ -139,10 +142,17 @@ export function scaleTables(scale) {
       ['slowest terms', (t) => JSON.stringify(t.term), 'left'],
       ['kind', (t) => t.kind, 'left'],
       ['ms', (t) => two(t.ms)],
+      ['service ms', (t) => (t.serviceMs === undefined ? '' : two(t.serviceMs))],
       ['matches', (t) => t.matches ?? t.status],
     ],
     scale.passes.flatMap((p) => p.slowest.map((t) => ({ pass: p.name, ...t }))),
   )
+  const timed = scale.passes.some((p) => p.service)
+    ? "Service ms: the service's own time for a request (its access line: from the request's " +
+      'arrival to the end of its answer), found by the X-Request-Id the client sends; outside: ' +
+      "the client's time less that (HTTP both ways, the client, any wait for the service's " +
+      'event loop).\n\n'
+    : ''
   const start =
     `Start-up at this scale: /ready answered 200 ${int(scale.readyMs)} ms after the process ` +
     `started; peak RSS during the passes ${one(scale.peakRssMb)} MB.`
@@ -151,7 +161,7 @@ export function scaleTables(scale) {
       `${int(scale.prewarm.mb)} MB in ${one(scale.prewarm.seconds)} s (BENCH_SCALE_PREWARM=0 ` +
       'skips it).'
     : 'The database was not read into memory first (BENCH_SCALE_PREWARM=0).'
-  return `${passes}\n\n${kinds}\n\n${slowest}\n\n${start} ${memory}`
+  return `${passes}\n\n${kinds}\n\n${slowest}\n\n${timed}${start} ${memory}`
 }
 
 export function heavyTables(heavy) {

@@ -13,6 +13,7 @@ import { prewarmDatabase, quotesInventory, recreateDatabase } from './database.m
 import { hostHugePages, sampleRss } from './proc.mjs'
 import { prewarmPlace } from './report.mjs'
 import { runProcess, stopProcess } from './servers.mjs'
+import { accessTimes, withServiceTimes } from './service-times.mjs'
 import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
 import { coldTerms, shortTerms } from './terms.mjs'
@@ -101,7 +102,10 @@ function sendInSequence(url, requests) {
  */
 async function pass(service, { name, terms, p99Ms, progress }) {
   progress(`${name}: ${terms.length} terms, one request each`)
-  const results = await sendInSequence(service.url, terms)
+  // Each with an id of its own, which the service's access line carries (service-times.mjs).
+  const prefix = name.replace('scale/', '')
+  const requests = terms.map((term, i) => ({ ...term, id: `${prefix}-${i + 1}` }))
+  const results = await sendInSequence(service.url, requests)
   const failures = results.filter((r) => typeof r.status !== 'number' || r.status > 299)
   const byKind = {}
   for (const kind of new Set(results.map((r) => r.kind))) {
@@ -115,7 +119,7 @@ async function pass(service, { name, terms, p99Ms, progress }) {
     byKind,
     slowest: [...results].sort((a, b) => b.ms - a.ms).slice(0, 5),
     // Every term in the order sent, kept in the run's file: where in the pass the slow ones fell.
-    sent: results.map(({ term, kind, ms, status }) => ({ term, kind, ms, status })),
+    sent: results.map(({ term, kind, ms, status, id }) => ({ term, kind, ms, status, id })),
     failures: failures.length,
     failed: failures.slice(0, 10),
     target: `p99 < ${p99Ms} ms`,
@@ -169,25 +173,28 @@ export async function runScale({ selected, progress }) {
   })
   progress(`scale: ready ${service.readyMs.toFixed(0)} ms after the process started`)
   const rss = sampleRss(service.pid)
+  const passes = []
+  let memory
   try {
-    const passes = []
     for (const { name, askedOf, p99Ms } of selectedPasses) {
       const terms = drawn.get(name) ?? (await askedOf(service))
       passes.push(await pass(service, { name, terms, p99Ms, progress }))
     }
-    const memory = rss.stop()
-    return {
-      database: SCALE_DATABASE,
-      quotes: n,
-      ...corpus,
-      readyMs: service.readyMs,
-      prewarm: prewarm ?? null,
-      passes,
-      peakRssMb: memory.peakRssMb,
-      hwmMb: memory.hwmMb,
-    }
+    memory = rss.stop()
   } finally {
     rss.stop()
     await stopProcess(service.handle)
+  }
+  // Read once the service has stopped: its log then holds every access line.
+  const times = await accessTimes(service.logFile)
+  return {
+    database: SCALE_DATABASE,
+    quotes: n,
+    ...corpus,
+    readyMs: service.readyMs,
+    prewarm: prewarm ?? null,
+    passes: passes.map((p) => withServiceTimes(p, times)),
+    peakRssMb: memory.peakRssMb,
+    hwmMb: memory.hwmMb,
   }
 }

@@ -13,14 +13,15 @@ const { url, requests, timeoutMs } = workerData
 
 /**
  * GET one request (`path`, default a JSON search for `term`; a 404 counts as an answer when
- * `allow404`: a filter nothing matches); resolves to { term, kind, status, ms, matches }.
+ * `allow404`: a filter nothing matches), as request `id` (its X-Request-Id, which the service's
+ * access line carries: server-times.mjs); resolves to { term, kind, status, ms, matches, id }.
  */
-async function send({ term, kind, path, allow404 }) {
+async function send({ term, kind, path, allow404, id }) {
   const started = performance.now()
   try {
     const target = path ?? `/api/search?term=${encodeURIComponent(term)}`
     const response = await fetch(`${url}${target}`, {
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...(id === undefined ? {} : { 'x-request-id': id }) },
       signal: AbortSignal.timeout(timeoutMs),
     })
     const text = await response.text()
@@ -28,9 +29,9 @@ async function send({ term, kind, path, allow404 }) {
     const body = response.ok ? JSON.parse(text) : undefined
     const matches = body?.total_quotes ?? body?.total_authors ?? body?.id
     const status = allow404 && response.status === 404 ? 200 : response.status
-    return { term, kind, status, ms, matches }
+    return { term, kind, status, ms, matches, id }
   } catch (error) {
-    return { term, kind, status: error.name, ms: performance.now() - started }
+    return { term, kind, status: error.name, ms: performance.now() - started, id }
   }
 }
 

@@ -52,7 +52,8 @@ export async function dropCreatedDatabases() {
 /**
  * Starts service `name` as `node <entry>` on a free port and waits for GET /ready to answer 200.
  * The database is dropped and created first unless `recreate` is false; the service's `prepare`
- * runs unless `prepare` is false. Resolves to { name, url, pid, handle, readyMs, context }.
+ * runs unless `prepare` is false. Resolves to { name, url, pid, handle, readyMs, context,
+ * logFile } (the file the service's output goes to).
  */
 export async function startService(
   name,
@@ -67,6 +68,7 @@ export async function startService(
   }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
+  const logFile = join(paths.results, `${instance}.log`)
   const handle = await startProcess({
     name: instance,
     // As the apps' start scripts and images run them (see their package.json and Dockerfile).
@@ -86,11 +88,11 @@ export async function startService(
       LOG_LEVEL: 'info',
       ...service.env,
     },
-    logFile: join(paths.results, `${instance}.log`),
+    logFile,
     readyUrl: `${url}/ready`,
     timeoutMs: 60_000,
   })
   const context =
     prepare && service.prepare ? await service.prepare({ url, databaseUrl: databaseUrl(db) }) : {}
-  return { name, url, pid: handle.pid, handle, readyMs: handle.readyMs, context }
+  return { name, url, pid: handle.pid, handle, readyMs: handle.readyMs, context, logFile }
 }
