@@ -14,7 +14,7 @@ const { url, requests, timeoutMs } = workerData
 /**
  * GET one request (`path`, default a JSON search for `term`; a 404 counts as an answer when
  * `allow404`: a filter nothing matches), as request `id` (its X-Request-Id, which the service's
- * access line carries: server-times.mjs); resolves to { term, kind, status, ms, matches, id }.
+ * access line carries: service-times.mjs); resolves to { term, kind, status, ms, matches, id }.
  */
 async function send({ term, kind, path, allow404, id }) {
   const started = performance.now()
