@@ -20,13 +20,19 @@ export interface BodyTask {
   ticket: number
 }
 
+/** A body's `data` set apart: its UTF-16 code units (textUnits), and its size in UTF-8. */
+export interface DataApart {
+  units: Uint8Array
+  dataBytes: number
+}
+
 /**
  * What reading a body gave: its value as JSON text (`rest`), with `data` (when a string) emptied
- * and set apart (`apart`: its code units, and its size in UTF-8); its bytes (`raw`), when nested
- * too deeply to write back; or the problem the client is told.
+ * and set apart (`apart`); its bytes (`raw`), when nested too deeply to write back; or the problem
+ * the client is told.
  */
 export type BodyReading =
-  | { rest: string; apart?: { units: Uint8Array; dataBytes: number } }
+  | { rest: string; apart?: DataApart }
   | { raw: Uint8Array }
   | { problem: string }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { HttpProblem } from '@repo/service-kit'
-import type { BodyReading } from '../features/body-task.js'
+import type { BodyReading, DataApart } from '../features/body-task.js'
 import { BodyTextError, jsonBodyValue } from './json-text.js'
 
 /**
@@ -50,7 +50,7 @@ export class LargeJsonBody {
  */
 export function readingValue(reading: BodyReading): {
   value: unknown
-  apart?: { units: Uint8Array; dataBytes: number } | undefined
+  apart?: DataApart | undefined
 } {
   if ('problem' in reading) throw invalid(reading.problem)
   // Parsed on the feature thread already: JSON, whose only fault was its depth.

@@ -15,6 +15,7 @@ import {
 import { documentedAs, HttpProblem } from '@repo/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import type { DataApart } from '../features/body-task.js'
 import { dataInfoJson } from '../lib/data-info-body.js'
 import { featureProblem } from '../lib/feature-problems.js'
 import { featureResponseBody } from '../lib/feature-response-body.js'
@@ -59,7 +60,7 @@ const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : t
  * UTF-16 code units, handed on to the feature's call unread, and its size in UTF-8. Keyed by the
  * body's value, whose `data` is empty.
  */
-const setApart = new WeakMap<object, { units: Uint8Array; dataBytes: number }>()
+const setApart = new WeakMap<object, DataApart>()
 
 /**
  * Runs work in the feature pool holding the request's slot (every POST holds one: api-key-auth).
