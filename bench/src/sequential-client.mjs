@@ -21,7 +21,7 @@ async function send({ term, kind, path, allow404, id }) {
   try {
     const target = path ?? `/api/search?term=${encodeURIComponent(term)}`
     const response = await fetch(`${url}${target}`, {
-      headers: { accept: 'application/json', ...(id === undefined ? {} : { 'x-request-id': id }) },
+      headers: { accept: 'application/json', 'x-request-id': id },
       signal: AbortSignal.timeout(timeoutMs),
     })
     const text = await response.text()
