@@ -1,6 +1,8 @@
 // Worker thread: GET `url` every `intervalMs` (open loop: a slow answer does not delay the next
 // probe, at most `maxInFlight` at once) until told to stop or `maxMs` passes; then posts
-// { probes: [{ atMs, ms, status }], skipped } once every probe has answered or timed out.
+// { probes: [{ id, atMs, ms, status }], skipped } once every probe has answered or timed out.
+// Each probe sends its `id` (`health-<n>`) as X-Request-Id, which the service's access line
+// carries (service-times.mjs).
 // A thread of its own, so the main thread's work (large bodies) does not skew the timings. One
 // unmeasured GET first (fetch loads undici and opens a connection on its first call: tens of
 // milliseconds of the client's own), then 'ready' is posted and the probing starts.
@@ -15,17 +17,23 @@ const probes = []
 const pending = new Set()
 let skipped = 0
 
+let sentCount = 0
+
 async function probe() {
+  const id = `health-${sentCount++}`
   const at = performance.now()
   let status
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+    const response = await fetch(url, {
+      headers: { 'x-request-id': id },
+      signal: AbortSignal.timeout(timeoutMs),
+    })
     await response.arrayBuffer()
     status = response.status
   } catch (error) {
     status = error.name
   }
-  probes.push({ atMs: at - started, ms: performance.now() - at, status })
+  probes.push({ id, atMs: at - started, ms: performance.now() - at, status })
 }
 
 const timer = setInterval(() => {

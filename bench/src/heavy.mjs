@@ -1,6 +1,8 @@
 // Heavy input: 8 ENTERPRISE POST /api/v1/data requests of 1 MB at once, one per feature (and
 // stats again on CJK), each with its own key, while a worker thread probes GET /health every
-// 20 ms. Reports each request's time and status, and /health's latency meanwhile.
+// 20 ms. Reports each request's time and status, and /health's latency meanwhile; each request
+// and probe carries an X-Request-Id, so the service's own time is set beside the client's
+// (service-times.mjs).
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
@@ -8,6 +10,7 @@ import { paths, settings } from './config.mjs'
 import { createBenchKeys } from './data-api-keys.mjs'
 import { sampleRss } from './proc.mjs'
 import { stopProcess } from './servers.mjs'
+import { accessTimes, withServiceTimes } from './service-times.mjs'
 import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
 import { cjkText, englishText } from './texts.mjs'
@@ -33,13 +36,17 @@ const PROBE = { intervalMs: 20, maxInFlight: 50, timeoutMs: 10_000 }
  */
 const SIGN_UP_THREAD_GONE_MS = 12_000
 
-/** POST /api/v1/data with key `key`; resolves to { status, ms, responseBytes, problem? }. */
-async function post(url, key, body, timeoutMs) {
+/** POST /api/v1/data with key `key` as request `id`; resolves to { status, ms, responseBytes, problem? }. */
+async function post(url, key, body, { timeoutMs, id }) {
   const started = performance.now()
   try {
     const response = await fetch(`${url}/api/v1/data`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'x-request-id': id,
+      },
       body,
       signal: AbortSignal.timeout(timeoutMs),
     })
@@ -113,6 +120,7 @@ export async function runHeavy({ progress }) {
   progress('heavy: starting data-api (fresh database) and creating 8 ENTERPRISE keys')
   const service = await startService('data-api', { instance: 'data-api-heavy', prepare: false })
   const rss = sampleRss(service.pid)
+  let outcome
   try {
     // One key per request: the limit of concurrent feature requests per key never applies.
     const keys = await createBenchKeys(service.url, { users: 1, perUser: REQUESTS.length })
@@ -126,7 +134,10 @@ export async function runHeavy({ progress }) {
         data: 'A small warm-up text. It is fine.',
         options: { feature },
       })
-      const answer = await post(service.url, keys[i], body, 60_000)
+      const answer = await post(service.url, keys[i], body, {
+        timeoutMs: 60_000,
+        id: `heavy-warm-up-${i}`,
+      })
       if (!is2xx(answer.status)) {
         throw new Error(`heavy warm-up of ${feature} answered ${answer.status}: ${answer.problem}`)
       }
@@ -139,13 +150,19 @@ export async function runHeavy({ progress }) {
     const probe = await probeHealth(service.url)
     const started = performance.now()
     const answers = await Promise.all(
-      bodies.map((body, i) => post(service.url, keys[i], body, settings.heavyTimeout * 1000)),
+      bodies.map((body, i) =>
+        post(service.url, keys[i], body, {
+          timeoutMs: settings.heavyTimeout * 1000,
+          id: `heavy-${i}`,
+        }),
+      ),
     )
     const wallMs = performance.now() - started
     const { probes, skipped } = await probe.stop()
     const memory = rss.stop()
     const requests = REQUESTS.map((r, i) => ({
       label: r.text === 'english' ? r.feature : `${r.feature} (${r.text})`,
+      id: `heavy-${i}`,
       ...r,
       dataBytes: Buffer.byteLength(texts[r.text]),
       ...answers[i],
@@ -163,12 +180,9 @@ export async function runHeavy({ progress }) {
       `heavy: /health p50 ${health.p50?.toFixed(1)} ms, p99 ${health.p99?.toFixed(1)} ms, ` +
         `max ${health.max?.toFixed(1)} ms over ${health.count} probes`,
     )
-    const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 3)
-    progress(
-      `heavy: slowest probes: ${slowest.map((p) => `${p.ms.toFixed(0)} ms sent at ${p.atMs.toFixed(0)} ms`).join(', ')}`,
-    )
-    return {
+    outcome = {
       name: 'heavy/parallel-1mb',
+      probes,
       wallMs,
       requests,
       health,
@@ -180,5 +194,32 @@ export async function runHeavy({ progress }) {
   } finally {
     rss.stop()
     await stopProcess(service.handle)
+  }
+  // Read once the service has stopped: its log then holds every access line.
+  const timed = withTimes(outcome, await accessTimes(service.logFile))
+  const inService = (p) =>
+    p.serviceMs === undefined ? '' : ` (${p.serviceMs.toFixed(1)} in the service)`
+  progress(
+    `heavy: slowest probes: ${timed.health.slowest.map((p) => `${p.ms.toFixed(0)} ms sent at ${p.atMs.toFixed(0)} ms${inService(p)}`).join(', ')}`,
+  )
+  return timed
+}
+
+/**
+ * The pass with the service's own times beside the client's: each request's `serviceMs`, and for
+ * /health its three slowest probes and the `service` and `outside` summaries (service-times.mjs).
+ * The probes themselves are not kept.
+ */
+function withTimes({ probes, ...outcome }, times) {
+  const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 3)
+  const probed = withServiceTimes({ sent: probes, slowest }, times)
+  const requests = outcome.requests.map((r) =>
+    times.has(r.id) ? { ...r, serviceMs: times.get(r.id) } : r,
+  )
+  const { service, outside } = probed
+  return {
+    ...outcome,
+    requests,
+    health: { ...outcome.health, slowest: probed.slowest, service, outside },
   }
 }

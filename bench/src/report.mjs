@@ -171,6 +171,7 @@ export function heavyTables(heavy) {
       ['data bytes', (r) => r.dataBytes.toLocaleString('en-US')],
       ['status', (r) => r.status],
       ['time ms', (r) => int(r.ms)],
+      ['service ms', (r) => (r.serviceMs === undefined ? '-' : int(r.serviceMs))],
       ['response bytes', (r) => r.responseBytes?.toLocaleString('en-US') ?? '-'],
     ],
     heavy.requests,
@@ -178,7 +179,14 @@ export function heavyTables(heavy) {
   const h = heavy.health
   const health =
     `/health meanwhile: ${h.count} probes, p50 ${one(h.p50)} ms, p99 ${one(h.p99)} ms, ` +
-    `max ${one(h.max)} ms, ${h.failures} failed, ${h.skipped} not sent (target ${h.target}). ` +
+    `max ${one(h.max)} ms, ${h.failures} failed, ${h.skipped} not sent (target ${h.target})` +
+    (h.service
+      ? `; in the service p99 ${one(h.service.p99)} ms, outside it ${one(h.outside.p99)}`
+      : '') +
+    (h.slowest?.length
+      ? `; slowest ${h.slowest.map((p) => `${one(p.ms)} ms sent at ${int(p.atMs)} ms${p.serviceMs === undefined ? '' : ` (${one(p.serviceMs)} in the service)`}`).join(', ')}`
+      : '') +
+    '. ' +
     `The ${heavy.requests.length} requests took ${int(heavy.wallMs)} ms from first sent to last done; ` +
     `peak RSS ${one(heavy.peakRssMb)} MB meanwhile` +
     (typeof heavy.passPeakRssMb === 'number'
