@@ -9,8 +9,9 @@ import { Worker } from 'node:worker_threads'
 import { paths, settings } from './config.mjs'
 import { createBenchKeys } from './data-api-keys.mjs'
 import { sampleRss } from './proc.mjs'
+import { probeText } from './report.mjs'
 import { stopProcess } from './servers.mjs'
-import { accessTimes, withServiceTimes } from './service-times.mjs'
+import { accessTimes, withServiceMs, withServiceTimes } from './service-times.mjs'
 import { startService } from './services.mjs'
 import { latencySummary } from './stats.mjs'
 import { cjkText, englishText } from './texts.mjs'
@@ -36,7 +37,7 @@ const PROBE = { intervalMs: 20, maxInFlight: 50, timeoutMs: 10_000 }
  */
 const SIGN_UP_THREAD_GONE_MS = 12_000
 
-/** POST /api/v1/data with key `key` as request `id`; resolves to { status, ms, responseBytes, problem? }. */
+/** POST /api/v1/data with key `key` as request `id`; resolves to { id, status, ms, responseBytes, problem? }. */
 async function post(url, key, body, { timeoutMs, id }) {
   const started = performance.now()
   try {
@@ -52,10 +53,10 @@ async function post(url, key, body, { timeoutMs, id }) {
     })
     const text = await response.text()
     const ms = performance.now() - started
-    const answer = { status: response.status, ms, responseBytes: Buffer.byteLength(text) }
+    const answer = { id, status: response.status, ms, responseBytes: Buffer.byteLength(text) }
     return response.ok ? answer : { ...answer, problem: text.slice(0, 300) }
   } catch (error) {
-    return { status: error.name, ms: performance.now() - started, problem: error.message }
+    return { id, status: error.name, ms: performance.now() - started, problem: error.message }
   }
 }
 
@@ -162,7 +163,6 @@ export async function runHeavy({ progress }) {
     const memory = rss.stop()
     const requests = REQUESTS.map((r, i) => ({
       label: r.text === 'english' ? r.feature : `${r.feature} (${r.text})`,
-      id: `heavy-${i}`,
       ...r,
       dataBytes: Buffer.byteLength(texts[r.text]),
       ...answers[i],
@@ -197,11 +197,7 @@ export async function runHeavy({ progress }) {
   }
   // Read once the service has stopped: its log then holds every access line.
   const timed = withTimes(outcome, await accessTimes(service.logFile))
-  const inService = (p) =>
-    p.serviceMs === undefined ? '' : ` (${p.serviceMs.toFixed(1)} in the service)`
-  progress(
-    `heavy: slowest probes: ${timed.health.slowest.map((p) => `${p.ms.toFixed(0)} ms sent at ${p.atMs.toFixed(0)} ms${inService(p)}`).join(', ')}`,
-  )
+  progress(`heavy: slowest probes: ${timed.health.slowest.map(probeText).join(', ')}`)
   return timed
 }
 
@@ -213,9 +209,7 @@ export async function runHeavy({ progress }) {
 function withTimes({ probes, ...outcome }, times) {
   const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 3)
   const probed = withServiceTimes({ sent: probes, slowest }, times)
-  const requests = outcome.requests.map((r) =>
-    times.has(r.id) ? { ...r, serviceMs: times.get(r.id) } : r,
-  )
+  const requests = outcome.requests.map((r) => withServiceMs(r, times))
   const { service, outside } = probed
   return {
     ...outcome,

@@ -164,6 +164,12 @@ export function scaleTables(scale) {
   return `${passes}\n\n${kinds}\n\n${slowest}\n\n${timed}${start} ${memory}`
 }
 
+/** A /health probe of the heavy pass: its time, when it was sent, and its time in the service. */
+export function probeText(probe) {
+  const inService = probe.serviceMs === undefined ? '' : ` (${one(probe.serviceMs)} in the service)`
+  return `${one(probe.ms)} ms sent at ${int(probe.atMs)} ms${inService}`
+}
+
 export function heavyTables(heavy) {
   const requests = table(
     [
@@ -183,9 +189,7 @@ export function heavyTables(heavy) {
     (h.service
       ? `; in the service p99 ${one(h.service.p99)} ms, outside it ${one(h.outside.p99)}`
       : '') +
-    (h.slowest?.length
-      ? `; slowest ${h.slowest.map((p) => `${one(p.ms)} ms sent at ${int(p.atMs)} ms${p.serviceMs === undefined ? '' : ` (${one(p.serviceMs)} in the service)`}`).join(', ')}`
-      : '') +
+    (h.slowest?.length ? `; slowest ${h.slowest.map(probeText).join(', ')}` : '') +
     '. ' +
     `The ${heavy.requests.length} requests took ${int(heavy.wallMs)} ms from first sent to last done; ` +
     `peak RSS ${one(heavy.peakRssMb)} MB meanwhile` +

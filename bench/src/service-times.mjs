@@ -1,7 +1,7 @@
-// The service's own time for each request of a scale pass, beside the client's: the `ms` of the
-// service's access line (service-kit's request-log plugin: Fastify's `reply.elapsedTime`, from the
-// request's arrival to the end of its answer), found by the X-Request-Id the sequential client
-// sends. A term slow in both spent its time in the service's handling (its statements, its own
+// The service's own time for each request of a scale or heavy pass, beside the client's: the `ms`
+// of the service's access line (service-kit's request-log plugin: Fastify's `reply.elapsedTime`,
+// from the request's arrival to the end of its answer), found by the X-Request-Id the client
+// sends. A request slow in both spent its time in the service's handling (its statements, its own
 // code); one slow only at the client spent it outside: HTTP both ways, the client's thread, and
 // any wait before the service's event loop took the request up (a collection in progress).
 import { readFile } from 'node:fs/promises'
@@ -28,16 +28,19 @@ export async function accessTimes(logFile) {
   return times
 }
 
+/** The request with its `serviceMs` when its access line was found; else as it was. */
+export function withServiceMs(request, times) {
+  const serviceMs = times.get(request.id)
+  return serviceMs === undefined ? request : { ...request, serviceMs }
+}
+
 /**
  * The pass with each request's `serviceMs` (sent and slowest, when its access line was found),
  * and two summaries over the requests found: `service` (the service's own times) and `outside`
  * (the client's time less the service's).
  */
 export function withServiceTimes(pass, times) {
-  const timed = (request) => {
-    const serviceMs = times.get(request.id)
-    return serviceMs === undefined ? request : { ...request, serviceMs }
-  }
+  const timed = (request) => withServiceMs(request, times)
   const sent = pass.sent.map(timed)
   const found = sent.filter((request) => request.serviceMs !== undefined)
   if (found.length === 0) return pass
